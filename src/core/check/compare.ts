@@ -42,12 +42,12 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 352 rows, p90 0.537 (staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100,
- *   +53.7%; just below it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%, ree2raz/inference-bench's
- *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
- *   just above it gemma-3-4b-it at one request on an A100 under vLLM of 2025, tenstorrent/tt-inference-server#521,
+ * - serving: 352 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; just below
+ *   it ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one
+ *   request on an H200, +51.8%; just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on
+ *   an A100, +53.7%, and gemma-3-4b-it at one request on an A100 under vLLM of 2025, tenstorrent/tt-inference-server#521,
  *   +54.2%). vLLM's MI300X Qwen3 FP8 MoE bursts of May 2025 (vllm-project/vllm#17530, #17535: +35..+168%) and the
- *   vllm-project/recipes pages' DeepSeek-R1 on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) moved it from 0.511.
+ *   vllm-project/recipes pages' DeepSeek-R1 on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) moved it from 0.502.
  *   The largest above it are lukaLLM's FP8 MoE ShareGPT
  *   bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the
  *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X (+142%), databasemart.com's RTX 4090 bursts of 300
