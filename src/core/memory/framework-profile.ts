@@ -7,6 +7,7 @@ import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
+import type { UnsplitDecodeWalk } from './unsplit-decode-walk.js';
 import type { RocmBlockFp8Linear } from './rocm-block-fp8.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
@@ -729,6 +730,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
     mla: boolean,
     cc: number,
   ) => DecodeAttentionFamily | undefined;
+  /** Time: decode calls of that family that walk their keys unsplit (time/decode-attention.ts unsplitWalkSeconds). */
+  unsplitDecodeWalk?: UnsplitDecodeWalk;
   source: string;
   /**
    * GRPO with vLLM colocated: the trainer's model and vLLM share one copy of the weights (Unsloth's

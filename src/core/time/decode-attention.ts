@@ -131,7 +131,9 @@ export interface StepCore {
  * The GPU core of a decode step of `batch` sequences at context `ctx` over `tp` ranks: the linears' kernels (their
  * weight read, `weightSeconds`, or their FLOPs at the traffic's GEMM rate), then each layer's attention kernel (the
  * step's KV bytes a GPU at the backend's read rate, or its FLOPs at the same GEMM rate, or on ROCm the longest
- * program's HBM round trips where the engine's decode kernel does not split the context: unsplitChainSeconds).
+ * program's HBM round trips where the engine's decode kernel does not split the context: unsplitChainSeconds; on
+ * NVIDIA the tensor-core products of the layers whose calls walk their keys unsplit, `varlen` builds:
+ * unsplitWalkSeconds).
  */
 export function stepCore(
   m: ModelFacts,
@@ -145,6 +147,7 @@ export function stepCore(
     weightSeconds: number;
     kvBlock?: number;
     unsplitLayers?: number;
+    varlen?: boolean;
   },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
@@ -157,6 +160,7 @@ export function stepCore(
     tr.kvGpu / kvReadRate(m, fw, r),
     attnFlops / rate,
     unsplitChainSeconds(m, fw, r, s),
+    unsplitWalkSeconds(m, fw, r, s),
   );
   const bound = gemm > s.weightSeconds;
   return {
@@ -167,4 +171,33 @@ export function stepCore(
     memory: bound ? attention : linear + attention,
     flops: gemmFlops + attnFlops,
   };
+}
+
+/**
+ * The decode step's attention layers whose calls walk their keys unsplit (FrameworkProfile.unsplitDecodeWalk, where the
+ * engine runs that family for the model on this GPU, `varlen`: the build's decode entry is the one the walk describes):
+ * each of a layer's sequence x query-head programs runs the tensor-core products of its 64-row query tile against
+ * every key it attends (min(context, window)), q.K and p.V at 2 x 2 x blockM x head_dim FLOPs a key, on one SM at the
+ * card's dense 16-bit peak over its SMs, and programs beyond one an SM share the SMs. A floor: the tile loads and the
+ * softmax are not counted. 0 where no layer walks.
+ */
+export function unsplitWalkSeconds(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { batch: number; tp: number; ctx: number; varlen?: boolean },
+): number {
+  const w = fw.unsplitDecodeWalk;
+  if (w === undefined || s.varlen !== true || r.rocm || r.sms === undefined || r.cc <= 0) return 0;
+  if (fw.decodeAttention?.(m.modelType, m.mla, r.cc) !== w.family) return 0;
+  const perSm = r.peak16 / r.sms;
+  let seconds = 0;
+  for (const g of m.arch.groups) {
+    if (g.name !== 'decoder' || g.recurrent || g.mlaCacheWidth !== null || !w.unsplit(g)) continue;
+    const keys = g.slidingWindow === null ? s.ctx : Math.min(s.ctx, g.slidingWindow);
+    const programs = s.batch * Math.max(1, g.heads / s.tp);
+    const walk = (keys * 4 * w.blockM * g.headDim) / perSm;
+    seconds += g.count * walk * Math.max(1, programs / r.sms);
+  }
+  return seconds;
 }

@@ -5,6 +5,7 @@ import type { DecodeFeatureKernels } from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
+import { kvCacheGroups } from '../memory/kv-layout.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import {
   GRAPH_KERNEL_SECONDS,
@@ -448,4 +449,14 @@ export function prefillWaitsForStep(m: ModelFacts, o: EstimateOptions, cc: numbe
   const sync = FRAMEWORKS[o.framework].prefillHostSync;
   if (sync === undefined) return false;
   return sync(m.modelType, m.mla, cc);
+}
+
+/**
+ * A serial scheduler's host work per running request and decode step: the engine's (serialSeqHostSeconds), and
+ * its hybrid KV layout's for each further KV-cache group the model's layers make (kv-layout.ts kvCacheGroups).
+ */
+export function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile): number {
+  const perGroup = fw.cacheLayout?.hybridPages?.groupSeqHostSeconds ?? 0;
+  const further = perGroup > 0 ? kvCacheGroups(m.arch) - 1 : 0;
+  return (fw.serialSeqHostSeconds ?? 0) + perGroup * further;
 }

@@ -1,7 +1,6 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import type { FrameworkProfile } from '../memory/framework-profile.js';
-import { cacheTpOf, decodeCacheBytes, kvCacheGroups, kvElementBytes } from '../memory/kv-layout.js';
+import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
 import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds } from './matvec-tail.js';
@@ -26,7 +25,7 @@ import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
 import { busiestRankFactor } from './expert-balance.js';
-import { decodeHost, trtllmMoe16 } from './decode-host.js';
+import { decodeHost, serialSeqSeconds, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { embedOnly } from './train-work.js';
@@ -608,16 +607,6 @@ function dmmvTail(
 }
 
 /**
- * A serial scheduler's host work per running request and decode step: the engine's (serialSeqHostSeconds), and
- * its hybrid KV layout's for each further KV-cache group the model's layers make (kv-layout.ts kvCacheGroups).
- */
-function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile): number {
-  const perGroup = fw.cacheLayout?.hybridPages?.groupSeqHostSeconds ?? 0;
-  const further = perGroup > 0 ? kvCacheGroups(m.arch) - 1 : 0;
-  return (fw.serialSeqHostSeconds ?? 0) + perGroup * further;
-}
-
-/**
  * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
  * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
  * (fusedMoeChainSeconds), and the launch grid's early-exiting programs (moe-grid.ts tritonMoeSeconds).
@@ -675,6 +664,7 @@ export function decodeStepFigures(
     weightSeconds: weightT,
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
+    varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
   });
   const core = sc.core;
   const expertT = tr.expertGpu / r.mem;

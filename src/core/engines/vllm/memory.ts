@@ -1,4 +1,5 @@
 /** What the vllm engine really allocates: vllm's memory profile (core/memory reads it). */
+import { VLLM_FA2_VARLEN_WALK } from './fa2-varlen.js';
 import {
   TORCH_CONTEXT_MIB,
   type CacheLayoutProfile,
@@ -224,6 +225,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // MLA model runs vLLM's MLA backends and gpt-oss's sinks the Triton backend off Hopper (engines/vllm/piecewise.ts).
   decodeAttention: (modelType, mla, cc) =>
     Math.floor(cc) === 8 && !mla && modelType !== 'gpt_oss' ? 'flash-attn-2' : undefined,
+  // Its V1 decode calls of sliding-window and MHA layers walk their keys unsplit (engines/vllm/fa2-varlen.ts).
+  unsplitDecodeWalk: VLLM_FA2_VARLEN_WALK,
   // On compute capability 10.0 with an fp8 KV cache the FlashInfer backend quantizes the query to FP8, which must then
   // prefill through TRT-LLM's FMHA (vllm/v1/attention/backends/flashinfer.py q_data_type; vllm/utils/flashinfer.py
   // use_trtllm_attention, "Must use TRTLLM attention if query is FP8 quantized", and supports_trtllm_attention, SM100
