@@ -87,3 +87,45 @@ describe('Gemma 4 / Gemma 3n: layers that read an earlier layer’s KV cache sto
     expect(a.embedParams).toBe(262400 * 2048 + 262144 * 35 * 256);
   });
 });
+
+describe('a wrapper with no reader whose text_config names a read model_type', () => {
+  const text = { ...row('deepseek_v32').config, model_type: 'deepseek_v3' };
+  const wrapped = arch({
+    model_type: 'kimi_k25',
+    text_config: text,
+    vision_config: { model_type: 'kimi_k25_vision', hidden_size: 1152 },
+  });
+  it('reads the language model with that reader (Kimi K2.5: DeepSeek-V3 MLA, not 128 full KV heads)', () => {
+    expect(paramCounts(wrapped).total).toBe(paramCounts(arch(text)).total);
+    expect(kvOf(wrapped, 1000)).toBe(61 * 576 * 2 * 1000);
+  });
+  it('says the towers are not read', () => {
+    expect(wrapped.assumptions).toEqual([
+      "model_type 'kimi_k25' is not one vramplan reads: its text_config read as 'deepseek_v3'",
+      'vision_config: not read (no tower counted)',
+    ]);
+  });
+});
+
+describe('DBRX (dbrx): nested attn_config / ffn_config', () => {
+  // databricks/dbrx-base config.json's sizes; "132B total parameters of which 36B parameters are active on any
+  // input" (https://www.databricks.com/blog/introducing-dbrx-new-state-art-open-llm).
+  const a = arch({
+    model_type: 'dbrx',
+    d_model: 6144,
+    n_heads: 48,
+    n_layers: 40,
+    max_seq_len: 32768,
+    vocab_size: 100352,
+    attn_config: { kv_n_heads: 8, clip_qkv: 8, rope_theta: 500000 },
+    ffn_config: { ffn_hidden_size: 10752, moe_num_experts: 16, moe_top_k: 4 },
+  });
+  it('132B total, 36B active', () => {
+    const p = paramCounts(a);
+    expect(Math.abs(p.total - 132e9) / 132e9).toBeLessThan(0.005);
+    expect(Math.abs(p.active - 36e9) / 36e9).toBeLessThan(0.02);
+  });
+  it('8 KV heads of 128 a layer', () => {
+    expect(kvOf(a, 1000)).toBe(40 * 2 * 8 * 128 * 2 * 1000);
+  });
+});

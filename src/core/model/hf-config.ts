@@ -154,6 +154,13 @@ const EXPERT_KEYS = ['num_experts', 'num_local_experts', 'n_routed_experts'] as 
  */
 function closestLayout(c: Fields, modelType: unknown): Handler {
   const nested = isObject(c.raw.text_config) ? textOf(c) : null;
+  const textType = nested?.raw.model_type;
+  if (
+    typeof modelType === 'string' &&
+    typeof textType === 'string' &&
+    Object.hasOwn(HANDLERS, textType)
+  )
+    return knownText(modelType, textType, HANDLERS[textType]!);
   const t = nested ?? c;
   const missing = STANDARD_FIELDS.filter((k) => !t.has(k));
   if (typeof modelType !== 'string' || missing.length > 0)
@@ -197,6 +204,31 @@ function closestLayout(c: Fields, modelType: unknown): Handler {
     build: (x) => {
       const body = withMtp(nested ?? x, llamaLike(flavor)(nested ?? x));
       return { ...body, assumptions };
+    },
+  };
+}
+
+/**
+ * A wrapper vramplan has no reader for whose text_config names a model_type it reads (Kimi K2.5's deepseek_v3,
+ * LFM2-VL's lfm2, InternVL's qwen2): the language model read by that reader, the other towers named as not read.
+ */
+function knownText(modelType: string, textType: string, text: Handler): Handler {
+  return {
+    architecture: 'unknown',
+    build: (x) => {
+      const t = textOf(x);
+      const towers = Object.keys(x.raw).filter(
+        (k) => k.endsWith('_config') && k !== 'text_config' && isObject(x.raw[k]),
+      );
+      const body = text.build(t, text.architecture);
+      return {
+        ...body,
+        assumptions: [
+          `model_type '${modelType}' is not one vramplan reads: its text_config read as '${textType}'`,
+          ...(towers.length > 0 ? [`${towers.join(', ')}: not read (no tower counted)`] : []),
+          ...(body.assumptions ?? []),
+        ],
+      };
     },
   };
 }

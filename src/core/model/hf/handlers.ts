@@ -55,7 +55,7 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
-import { gptNeo, mpt } from './mosaic.js';
+import { dbrx, gptNeo, mpt } from './mosaic.js';
 import { apertusFlavor, arceeFlavor, jais2Flavor, nemotronFlavor } from './ungated.js';
 import {
   glm4vText,
@@ -315,6 +315,7 @@ export const HANDLERS: Record<string, Handler> = {
   nemotron: { architecture: 'NemotronForCausalLM', build: llamaLike(nemotronFlavor) },
   mpt: { architecture: 'MptForCausalLM', build: mpt },
   gpt_neo: { architecture: 'GPTNeoForCausalLM', build: gptNeo },
+  dbrx: { architecture: 'DbrxForCausalLM', build: dbrx },
   // GLM-4.7-Flash: DeepSeek-V3 layout (MLA, sigmoid router with correction bias, shared experts) under its own name.
   glm4_moe_lite: {
     architecture: 'Glm4MoeLiteForCausalLM',
