@@ -6,6 +6,7 @@ import { deepseek } from './deepseek.js';
 import { deepseekV32, glmMoeDsa } from './dsa.js';
 import { bert, mllama, t5 } from './encoders.js';
 import {
+  afmoeMoe,
   COHERE2_PATTERN,
   GLM_MTP,
   OLMO3_PATTERN,
@@ -316,6 +317,19 @@ export const HANDLERS: Record<string, Handler> = {
   mpt: { architecture: 'MptForCausalLM', build: mpt },
   gpt_neo: { architecture: 'GPTNeoForCausalLM', build: gptNeo },
   dbrx: { architecture: 'DbrxForCausalLM', build: dbrx },
+  // Arcee Trinity (modeling_afmoe.py, 5.14.1): AfmoeAttention's gate_proj (hidden -> heads x head_dim, a per-head
+  // output gate, read as q_proj's second half), q_norm/k_norm RMSNorm(head_dim), 4 RMSNorms a layer; sliding windows
+  // from layer_types; AfmoeConfig tie_word_embeddings default False.
+  afmoe: {
+    architecture: 'AfmoeForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      normsPerLayer: 4,
+      extraPerLayer: qkNorm,
+      gatedQuery: true,
+      moe: afmoeMoe,
+    }),
+  },
   // GLM-4.7-Flash: DeepSeek-V3 layout (MLA, sigmoid router with correction bias, shared experts) under its own name.
   glm4_moe_lite: {
     architecture: 'Glm4MoeLiteForCausalLM',
