@@ -129,3 +129,29 @@ describe('DBRX (dbrx): nested attn_config / ffn_config', () => {
     expect(kvOf(a, 1000)).toBe(40 * 2 * 8 * 128 * 2 * 1000);
   });
 });
+
+describe('a model_type with no reader: shared experts under either name', () => {
+  // A Ling 2.0-style config (model_type bailing_moe_v2, which transformers does not map): num_shared_experts.
+  const base = {
+    model_type: 'bailing_moe_v2',
+    hidden_size: 2048,
+    intermediate_size: 5120,
+    moe_intermediate_size: 512,
+    num_experts: 256,
+    num_experts_per_tok: 8,
+    first_k_dense_replace: 1,
+    num_hidden_layers: 20,
+    num_attention_heads: 16,
+    num_key_value_heads: 4,
+    head_dim: 128,
+    vocab_size: 157184,
+    max_position_embeddings: 32768,
+  };
+  it('num_shared_experts adds one shared MLP of moe_intermediate_size each, on the MoE layers', () => {
+    const none = paramCounts(arch(base)).total;
+    const one = paramCounts(arch({ ...base, num_shared_experts: 1 })).total;
+    const viaN = paramCounts(arch({ ...base, n_shared_experts: 1 })).total;
+    expect(one - none).toBe(19 * 3 * 2048 * 512);
+    expect(viaN).toBe(one);
+  });
+});

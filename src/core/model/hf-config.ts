@@ -182,7 +182,7 @@ function closestLayout(c: Fields, modelType: unknown): Handler {
     `${t.path}tie_word_embeddings: ${t.bool('tie_word_embeddings', false) ? 'tied' : 'untied (default assumed False)'}`,
     ...(experts
       ? [
-          `experts: ${t.count(experts, 0)} (${experts}), top-k num_experts_per_tok, width moe_intermediate_size (else intermediate_size), every layer MoE unless mlp_only_layers / first_k_dense_replace`,
+          `experts: ${t.count(experts, 0)} (${experts}), top-k num_experts_per_tok, width moe_intermediate_size (else intermediate_size), shared experts of shared_expert_intermediate_size or n_shared_experts / num_shared_experts, every layer MoE unless mlp_only_layers / first_k_dense_replace`,
         ]
       : []),
     ...(hybrid
@@ -239,8 +239,10 @@ function genericMoe(key: (typeof EXPERT_KEYS)[number]) {
     if (c.intList('mlp_only_layers').includes(i) || i < c.count('first_k_dense_replace', 0))
       return null;
     const ffn = c.int('moe_intermediate_size', c.int('intermediate_size'));
+    // Shared experts as DeepSeek names them (n_shared_experts) or as Ling 2.0 / Arcee Trinity do (num_shared_experts).
     const sharedFfn =
-      c.count('shared_expert_intermediate_size', 0) || ffn * c.count('n_shared_experts', 0);
+      c.count('shared_expert_intermediate_size', 0) ||
+      ffn * c.count(['n_shared_experts', 'num_shared_experts'], 0);
     return {
       experts: c.int(key),
       topK: c.int(['num_experts_per_tok', 'experts_per_token', 'moe_topk'], 1),
