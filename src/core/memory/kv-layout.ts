@@ -79,7 +79,8 @@ export function recurrentLayerBytes(
 /** Per-token KV bytes of one attention layer on one TP rank (FullAttentionSpec / MLAAttentionSpec page / block). */
 export function attentionTokenBytes(g: LayerGroup, tp: number, kvElem: number): number {
   // Each TP rank holds at least one KV head (replicated when kvHeads < tp; vLLM/Megatron).
-  return (g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim)) * kvElem;
+  const kv = (g.mlaCacheWidth ?? Math.ceil(g.kvHeads / tp) * (g.headDim + g.vHeadDim)) * kvElem;
+  return kv + (g.extraCacheBytes ?? 0);
 }
 
 /** A kind of cached layer: full attention, a sliding window of one size, or a recurrent mixer. */
@@ -90,7 +91,8 @@ const kindOf = (g: LayerGroup): string =>
 function layerKinds(arch: Arch): { counts: Map<string, number>; groupSize: number } {
   const counts = new Map<string, number>();
   for (const g of arch.groups)
-    if (g.name === 'decoder') counts.set(kindOf(g), (counts.get(kindOf(g)) ?? 0) + g.count);
+    if (g.name === 'decoder' && !g.kvShared)
+      counts.set(kindOf(g), (counts.get(kindOf(g)) ?? 0) + g.count);
   const sizes = [...counts.values()];
   const min = Math.min(...sizes);
   const max = Math.max(...sizes);
@@ -188,7 +190,7 @@ export function cacheShapeOf(
     block,
     stateBytes: (g) =>
       g.recurrent ? perState(g.recurrent) * layers(g) * (pad ? pad.statePage(g) : 1) : 0,
-    tokenBytes: (g) => (g.recurrent ? 0 : perToken(g) * layers(g)),
+    tokenBytes: (g) => (g.recurrent || g.kvShared ? 0 : perToken(g) * layers(g)),
     cells: (g, held) => {
       if (g.recurrent) return 0;
       if (g.slidingWindow) return slidingCells(cl, g.slidingWindow, held, o.ubatch);
@@ -269,7 +271,12 @@ function cacheReads(
         2 * g.count * recurrentLayerBytes(g.recurrent, o.tp, stateDtypeBytes(cl, g.recurrent, o.c));
     else if (g.slidingWindow)
       r.windows.push(g.slidingWindow, g.count * attentionTokenBytes(g, o.tp, o.kvElem));
-    else r.perToken += g.count * attentionTokenBytes(g, o.tp, o.kvElem);
+    else if (g.attendTopK) {
+      // Sparse attention reads the indexer's keys for every token, the KV of the top-k it picks (a window's cap).
+      const extra = g.extraCacheBytes ?? 0;
+      r.windows.push(g.attendTopK, g.count * (attentionTokenBytes(g, o.tp, o.kvElem) - extra));
+      r.perToken += g.count * extra;
+    } else r.perToken += g.count * attentionTokenBytes(g, o.tp, o.kvElem);
   }
   byKey.set(key, r);
   return r;
@@ -286,7 +293,8 @@ export const cacheTpOf = (fw: FrameworkProfile, tp: number): number => (fw.tpRow
  * Bytes one decode step moves through one sequence's cache on one GPU at context `ctx`, from the per-layer
  * figures the memory model stores (attentionTokenBytes, recurrentLayerBytes in the engine's state dtypes):
  * a full-attention layer reads every token's cell (the MLA latent, or the KV heads this TP rank holds), a
- * sliding-window layer the tokens inside its window, and a recurrent layer reads and writes its state once.
+ * sliding-window layer the tokens inside its window, a sparse-attention layer its indexer's keys for every token and
+ * the KV of the attendTopK tokens it picks, and a recurrent layer reads and writes its state once.
  * Empty slots of hybrid groups and Mamba page padding hold memory no kernel reads: not counted.
  */
 export function decodeCacheBytes(

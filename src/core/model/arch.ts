@@ -69,6 +69,21 @@ export interface LayerGroup {
   slidingWindow: number | null;
   /** MLA latent KV width (DeepSeek-V2/V3): cache holds kvLoraRank + ropeDim per token per layer. */
   mlaCacheWidth: number | null;
+  /**
+   * Bytes per token a layer caches beside its KV, in a dtype of its own (DeepSeek Sparse Attention's indexer keys,
+   * fp8 with one fp32 scale per 128: vLLM DeepseekV32IndexerCache); on every TP rank.
+   */
+  extraCacheBytes?: number;
+  /**
+   * Each query attends this many cached tokens an indexer picks (DeepSeek Sparse Attention's index_topk): a decode
+   * step reads at most this many of the layer's KV entries, and every entry of extraCacheBytes.
+   */
+  attendTopK?: number;
+  /**
+   * The layers attend over the KV cache an earlier layer of their kind stores and store none of their own (Gemma 3n /
+   * Gemma 4 num_kv_shared_layers; vLLM kv_sharing_target_layer_name allocates them no cache).
+   */
+  kvShared?: true;
   linears: Linear[];
   /** Parameters per layer that are not in `linears` (norm weights, qk-norm, sinks, biases of fused parts). */
   otherParamsPerLayer: number;

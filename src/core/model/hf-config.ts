@@ -154,6 +154,13 @@ const EXPERT_KEYS = ['num_experts', 'num_local_experts', 'n_routed_experts'] as 
  */
 function closestLayout(c: Fields, modelType: unknown): Handler {
   const nested = isObject(c.raw.text_config) ? textOf(c) : null;
+  const textType = nested?.raw.model_type;
+  if (
+    typeof modelType === 'string' &&
+    typeof textType === 'string' &&
+    Object.hasOwn(HANDLERS, textType)
+  )
+    return knownText(modelType, textType, HANDLERS[textType]!);
   const t = nested ?? c;
   const missing = STANDARD_FIELDS.filter((k) => !t.has(k));
   if (typeof modelType !== 'string' || missing.length > 0)
@@ -175,7 +182,7 @@ function closestLayout(c: Fields, modelType: unknown): Handler {
     `${t.path}tie_word_embeddings: ${t.bool('tie_word_embeddings', false) ? 'tied' : 'untied (default assumed False)'}`,
     ...(experts
       ? [
-          `experts: ${t.count(experts, 0)} (${experts}), top-k num_experts_per_tok, width moe_intermediate_size (else intermediate_size), every layer MoE unless mlp_only_layers / first_k_dense_replace`,
+          `experts: ${t.count(experts, 0)} (${experts}), top-k num_experts_per_tok, width moe_intermediate_size (else intermediate_size), shared experts of shared_expert_intermediate_size or n_shared_experts / num_shared_experts, every layer MoE unless mlp_only_layers / first_k_dense_replace`,
         ]
       : []),
     ...(hybrid
@@ -201,14 +208,41 @@ function closestLayout(c: Fields, modelType: unknown): Handler {
   };
 }
 
+/**
+ * A wrapper vramplan has no reader for whose text_config names a model_type it reads (Kimi K2.5's deepseek_v3,
+ * LFM2-VL's lfm2, InternVL's qwen2): the language model read by that reader, the other towers named as not read.
+ */
+function knownText(modelType: string, textType: string, text: Handler): Handler {
+  return {
+    architecture: 'unknown',
+    build: (x) => {
+      const t = textOf(x);
+      const towers = Object.keys(x.raw).filter(
+        (k) => k.endsWith('_config') && k !== 'text_config' && isObject(x.raw[k]),
+      );
+      const body = text.build(t, text.architecture);
+      return {
+        ...body,
+        assumptions: [
+          `model_type '${modelType}' is not one vramplan reads: its text_config read as '${textType}'`,
+          ...(towers.length > 0 ? [`${towers.join(', ')}: not read (no tower counted)`] : []),
+          ...(body.assumptions ?? []),
+        ],
+      };
+    },
+  };
+}
+
 /** Experts under a generic config's own keys, shared experts where it names them. */
 function genericMoe(key: (typeof EXPERT_KEYS)[number]) {
   return (c: Fields, i: number): Moe | null => {
     if (c.intList('mlp_only_layers').includes(i) || i < c.count('first_k_dense_replace', 0))
       return null;
     const ffn = c.int('moe_intermediate_size', c.int('intermediate_size'));
+    // Shared experts as DeepSeek names them (n_shared_experts) or as Ling 2.0 / Arcee Trinity do (num_shared_experts).
     const sharedFfn =
-      c.count('shared_expert_intermediate_size', 0) || ffn * c.count('n_shared_experts', 0);
+      c.count('shared_expert_intermediate_size', 0) ||
+      ffn * c.count(['n_shared_experts', 'num_shared_experts'], 0);
     return {
       experts: c.int(key),
       topK: c.int(['num_experts_per_tok', 'experts_per_token', 'moe_topk'], 1),

@@ -8,7 +8,20 @@ import {
   type ArchitectureTable,
 } from '../architectures.js';
 
-const LLAMA_CPP_REFUSED = ['t5', 'mt5', 'bert', 'opt', 'gptj', 'mllama', 'llava_next'];
+// gpt_neo, deepseek_v32: gguf-py's MODEL_ARCH (gguf 0.19.0 gguf/constants.py) names no GPT-Neo architecture and
+// no DeepSeek-V3.2 one (its deepseek2 tensors carry no indexer; glm-dsa's do); it names APERTUS, ARCEE, JAIS2,
+// NEMOTRON, MPT, GEMMA3N, GEMMA4 and GLM_DSA.
+const LLAMA_CPP_REFUSED = [
+  't5',
+  'mt5',
+  'bert',
+  'opt',
+  'gptj',
+  'mllama',
+  'llava_next',
+  'gpt_neo',
+  'deepseek_v32',
+];
 /** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
 export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
   engines: ['llama.cpp'],
@@ -34,6 +47,8 @@ export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
       'gptj',
       'mllama',
       'llava_next',
+      'gpt_neo',
+      'deepseek_v32',
     ),
   },
 };

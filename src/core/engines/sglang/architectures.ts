@@ -18,10 +18,16 @@ const SGLANG_REFUSED = [
   'bloom',
   'glm',
   'llava_next',
+  'jais2', // no Jais2ForCausalLM, NemotronForCausalLM, MptForCausalLM or GPTNeoForCausalLM in the 0.5.23 wheel
+  'nemotron',
+  'mpt',
+  'gpt_neo',
 ];
 /**
  * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
- * falcon.py, gpt_neox.py, jamba.py, starcoder2.py, smollm3.py, granitemoeshared.py, seed_oss.py present).
+ * falcon.py, gpt_neox.py, jamba.py, starcoder2.py, smollm3.py, granitemoeshared.py, seed_oss.py present; apertus.py,
+ * arcee.py, gemma3n_causal.py, gemma3n_mm.py, gemma4_causal.py, gemma4_mm.py present, DeepseekV32ForCausalLM in
+ * deepseek_v2.py's and GlmMoeDsaForCausalLM in glm4_moe.py's EntryClass).
  */
 export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   engines: ['sglang'],

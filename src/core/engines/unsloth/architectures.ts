@@ -18,7 +18,7 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   source:
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
   runs: [
-    ...HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && t !== 'bert'),
+    ...HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && !['bert', 'deepseek_v32'].includes(t)),
     ...VLM_WRAPPERS.filter((t) => !t.endsWith('_moe')),
   ],
   refuses: {
@@ -43,6 +43,10 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'qwen3_5_moe_text',
       'qwen3_5',
       'qwen3_5_moe',
+    ),
+    ...refused(
+      'transformers 5.5.0, the highest Unsloth allows, maps no deepseek_v32 (models/auto/modeling_auto.py of the 5.5.0 wheel)',
+      'deepseek_v32',
     ),
   },
   // FastVisionModel (FastModel) fine-tunes the MoE VLM wrappers and FastModel loads BERT (loader.py hands both on

@@ -10,14 +10,15 @@ import {
 
 // REMOTE_CODE: vLLM picks the model class by config.architectures (DeepseekV3ForCausalLM for Kimi K2).
 const VLLM_RUNS = [
-  ...HF_CAUSAL.filter((t) => !['bert', 'mllama'].includes(t)),
+  ...HF_CAUSAL.filter((t) => !['bert', 'mllama', 'gpt_neo'].includes(t)),
   ...VLM_WRAPPERS,
   ...REMOTE_CODE,
 ];
 /**
  * vLLM: _TEXT_GENERATION_MODELS and _MULTIMODAL_MODELS of registry.py (read at 0002bff0; Qwen3.5 and
- * Glm4MoeLite are registered by the later releases the 0.33.0 pin includes). SmolLM3 runs on the Transformers
- * backend (_TRANSFORMERS_SUPPORTED_MODELS).
+ * Glm4MoeLite are registered by the later releases the 0.33.0 pin includes, Gemma4ForCausalLM,
+ * Gemma4ForConditionalGeneration and GlmMoeDsaForCausalLM by v0.19.0: registry.py of the 0.19.0 wheel). SmolLM3 runs
+ * on the Transformers backend (_TRANSFORMERS_SUPPORTED_MODELS).
  */
 export const VLLM_ARCHITECTURES: ArchitectureTable = {
   engines: ['vllm'],
@@ -34,6 +35,7 @@ export const VLLM_ARCHITECTURES: ArchitectureTable = {
       'bert',
     ),
     ...refused('MllamaForConditionalGeneration was removed after 0.10.2', 'mllama'),
+    ...refused('registry.py registers no GPTNeoForCausalLM', 'gpt_neo'),
   },
 };
 

@@ -1,5 +1,5 @@
 /** DeepSeek-V2/V3: multi-head latent attention (MLA) and MoE with shared experts. */
-import type { Linear } from '../arch.js';
+import type { LayerGroup, Linear } from '../arch.js';
 import { group, hasDropout, lin, mergeLayers, mlp } from './blocks.js';
 import type { ArchBody, GroupBase } from './blocks.js';
 import { Fields, MAX_LAYERS } from './fields.js';
@@ -9,8 +9,18 @@ import type { Moe } from './llama.js';
 // ---------------------------------------------------------------------------------------------
 // DeepSeek-V2/V3: multi-head latent attention (MLA) + MoE with shared experts
 
+/** A layer's extra attention module beside MLA (DeepSeek Sparse Attention's indexer, hf/dsa.ts). */
+export interface MlaExtra {
+  linears: Linear[];
+  params: number;
+  /** Bytes per token the module caches in this layer, whatever the KV dtype. */
+  cacheBytes: number;
+  /** Cached tokens each query attends (LayerGroup.attendTopK). */
+  topK: number;
+}
+
 // Long on purpose: one flat table of the DeepSeek V2/V3 config fields (MLA widths, MoE layout), read top to bottom.
-export function deepseek(v3: boolean) {
+export function deepseek(v3: boolean, extra?: (c: Fields, layer: number) => MlaExtra | null) {
   return (c: Fields): ArchBody => {
     const hidden = c.int('hidden_size');
     const heads = c.int('num_attention_heads');
@@ -77,11 +87,17 @@ export function deepseek(v3: boolean) {
       };
       // DeepSeek-V3 router keeps an e_score_correction_bias of n_routed_experts (noaux_tc routing).
       const routerExtra = moe && v3 ? experts : 0;
-      return group(
+      const x = extra?.(c, i) ?? null;
+      const layer: LayerGroup = group(
         base,
-        [...attn, ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, false))],
-        attnNorms + routerExtra,
+        [
+          ...attn,
+          ...(x?.linears ?? []),
+          ...(moe ? moeMlp(hidden, moe) : mlp(hidden, ffn, true, false)),
+        ],
+        attnNorms + routerExtra + (x?.params ?? 0),
       );
+      return x ? { ...layer, extraCacheBytes: x.cacheBytes, attendTopK: x.topK } : layer;
     });
     const tied = c.bool('tie_word_embeddings', false);
     return {

@@ -179,3 +179,27 @@ export const minimaxM2Moe = (c: Fields): Moe => {
   const m = mixtralMoe(c);
   return { ...m, extraParams: m.experts };
 };
+
+// HF AfmoeConfig defaults (configuration_afmoe.py, transformers 5.14.1): num_dense_layers=1, num_shared_experts=2.
+const AFMOE = { dense: 1, shared: 2 };
+
+/**
+ * AfmoeMoE (modeling_afmoe.py, 5.14.1): from layer num_dense_layers on, a router (gate, no bias) with an expert_bias
+ * parameter of num_experts, routed SwiGLU experts of moe_intermediate_size and one shared MLP of
+ * moe_intermediate_size x num_shared_experts.
+ */
+export function afmoeMoe(c: Fields, i: number): Moe | null {
+  if (i < c.count('num_dense_layers', AFMOE.dense)) return null;
+  const experts = c.int('num_experts');
+  const ffn = c.int('moe_intermediate_size');
+  return {
+    experts,
+    topK: c.int('num_experts_per_tok'),
+    ffn,
+    routerBias: false,
+    expertBias: false,
+    sharedFfn: ffn * c.count('num_shared_experts', AFMOE.shared),
+    sharedGate: false,
+    extraParams: experts,
+  };
+}

@@ -3,8 +3,10 @@ import type { Arch } from '../arch.js';
 import { type ArchBody, fusedModules } from './blocks.js';
 import { bloom, falcon, gpt2, gptNeox, gptj, opt, phi } from './classic.js';
 import { deepseek } from './deepseek.js';
+import { deepseekV32, glmMoeDsa } from './dsa.js';
 import { bert, mllama, t5 } from './encoders.js';
 import {
+  afmoeMoe,
   COHERE2_PATTERN,
   GLM_MTP,
   OLMO3_PATTERN,
@@ -53,6 +55,9 @@ import {
   lfm2Moe,
   lfm2Tie,
 } from './recurrent.js';
+import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { dbrx, gptNeo, mpt } from './mosaic.js';
+import { apertusFlavor, arceeFlavor, jais2Flavor, nemotronFlavor } from './ungated.js';
 import {
   glm4vText,
   glm4vVision,
@@ -269,6 +274,10 @@ export const HANDLERS: Record<string, Handler> = {
       siglipVision,
     ),
   },
+  gemma4_text: { architecture: 'Gemma4ForCausalLM', build: gemma4Text },
+  gemma3n_text: { architecture: 'Gemma3nForCausalLM', build: gemma3nText },
+  gemma3n: { architecture: 'Gemma3nForConditionalGeneration', build: gemma3n },
+  gemma4: { architecture: 'Gemma4ForConditionalGeneration', build: gemma4 },
   llama4_text: { architecture: 'Llama4ForCausalLM', build: llama4Text },
   llama4: {
     architecture: 'Llama4ForConditionalGeneration',
@@ -298,6 +307,28 @@ export const HANDLERS: Record<string, Handler> = {
   kimi_k2: {
     architecture: 'DeepseekV3ForCausalLM',
     build: (c) => withMtp(c, deepseek(true)(c), GLM_MTP),
+  },
+  deepseek_v32: { architecture: 'DeepseekV32ForCausalLM', build: deepseekV32 },
+  glm_moe_dsa: { architecture: 'GlmMoeDsaForCausalLM', build: glmMoeDsa },
+  apertus: { architecture: 'ApertusForCausalLM', build: llamaLike(apertusFlavor) },
+  arcee: { architecture: 'ArceeForCausalLM', build: llamaLike(arceeFlavor) },
+  jais2: { architecture: 'Jais2ForCausalLM', build: llamaLike(jais2Flavor) },
+  nemotron: { architecture: 'NemotronForCausalLM', build: llamaLike(nemotronFlavor) },
+  mpt: { architecture: 'MptForCausalLM', build: mpt },
+  gpt_neo: { architecture: 'GPTNeoForCausalLM', build: gptNeo },
+  dbrx: { architecture: 'DbrxForCausalLM', build: dbrx },
+  // Arcee Trinity (modeling_afmoe.py, 5.14.1): AfmoeAttention's gate_proj (hidden -> heads x head_dim, a per-head
+  // output gate, read as q_proj's second half), q_norm/k_norm RMSNorm(head_dim), 4 RMSNorms a layer; sliding windows
+  // from layer_types; AfmoeConfig tie_word_embeddings default False.
+  afmoe: {
+    architecture: 'AfmoeForCausalLM',
+    build: llamaLike({
+      tiedDefault: false,
+      normsPerLayer: 4,
+      extraPerLayer: qkNorm,
+      gatedQuery: true,
+      moe: afmoeMoe,
+    }),
   },
   // GLM-4.7-Flash: DeepSeek-V3 layout (MLA, sigmoid router with correction bias, shared experts) under its own name.
   glm4_moe_lite: {
