@@ -7,7 +7,7 @@ import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
-import type { UnsplitDecodeWalk } from './unsplit-decode-walk.js';
+import type { DecodeAttentionFamily, UnsplitDecodeWalk } from './unsplit-decode-walk.js';
 import type { RocmBlockFp8Linear } from './rocm-block-fp8.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
@@ -27,8 +27,7 @@ export type GradReduceWidth = 'grad' | 'compute' | number;
  */
 export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 'fused';
 
-/** Decode-attention kernel families whose KV read rate a kernel benchmark gives (time/decode-attention.ts). */
-export type DecodeAttentionFamily = 'flashinfer' | 'flash-attn-2';
+export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
 export interface FrameworkProfile extends EagerLayerProfile {
   id: Framework;

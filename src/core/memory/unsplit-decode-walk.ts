@@ -1,4 +1,5 @@
-import type { DecodeAttentionFamily } from './framework-profile.js';
+/** Decode-attention kernel families whose KV read rate a kernel benchmark gives (time/decode-attention.ts). */
+export type DecodeAttentionFamily = 'flashinfer' | 'flash-attn-2';
 
 /**
  * A decode-attention kernel that runs some layers' decode calls without splitting their keys
