@@ -50,6 +50,14 @@ describe('published-checkpoint catalog', () => {
     });
     // A repository holding several GGUF types reads back as its first entry's.
     expect(publishedBase('bartowski/Meta-Llama-3.1-8B-Instruct-GGUF')?.weights).toBe('q4_k_m');
+    // Published AWQ of a MoE and GGUF of a hybrid-attention MoE: loaded, not made with llm-compressor or llama-quantize.
+    expect(checkpointFor('mistralai/Mixtral-8x7B-v0.1', 'x', 'int4').ref).toBe(
+      'TheBloke/mixtral-8x7b-v0.1-AWQ',
+    );
+    expect(checkpointFor('Qwen/Qwen3-Next-80B-A3B-Instruct', 'x', 'q4_k_m')).toMatchObject({
+      ref: 'unsloth/Qwen3-Next-80B-A3B-Instruct-GGUF',
+      published: true,
+    });
     // A format no entry holds is still made first.
     expect(checkpointFor('Qwen/Qwen3-Coder-30B-A3B-Instruct', 'x', 'int4').published).toBe(false);
   });

@@ -3,6 +3,9 @@
 // sinks run on Hopper only ("S aux is currently only supported for Hopper GPUs", flash_api.cpp). Elsewhere the
 // planner trains it with eager attention (sdpa is refused for gpt_oss), and `estimate --gpu` estimates flash with a note naming the
 // Hopper-only kernel (published runs report those memory figures).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flashRefusal } from '../../src/core/engines/kernels.js';
 import { plan } from '../../src/core/plan/index.js';
@@ -81,5 +84,46 @@ describe('gpt-oss flash attention on the HF engines, by GPU architecture', () =>
     const on = runCli(args('h100-sxm'));
     expect(on.status).toBe(0);
     expect(on.stdout).not.toMatch(/--attention flash:/);
+  });
+
+  it('the launch files load the MXFP4 checkpoint dequantized for a 16-bit plan (transformers trains no MXFP4)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-oss-'));
+    try {
+      const args = (method: string) => [
+        'launch',
+        '--model',
+        'gpt-oss-20b',
+        '--method',
+        method,
+        '--framework',
+        'hf-fsdp',
+        '--zero',
+        '3',
+        '--gpus',
+        '2',
+        '--attention',
+        'flash',
+        '--gpu',
+        'h100-sxm',
+        '--out',
+        join(dir, method),
+      ];
+      expect(runCli(args('lora')).status).toBe(0);
+      const py = readFileSync(join(dir, 'lora', 'train.py'), 'utf8');
+      expect(py).toContain('model_kwargs["quantization_config"] = Mxfp4Config(dequantize=True)');
+      expect(py.indexOf('Mxfp4Config(dequantize=True)')).toBeLessThan(
+        py.indexOf('.from_pretrained(args["model_name_or_path"], **model_kwargs)'),
+      );
+      const yaml = readFileSync(join(dir, 'lora', 'axolotl.yaml'), 'utf8');
+      expect(yaml).toMatch(/^model_quantization_config: Mxfp4Config$/m);
+      expect(yaml).toMatch(/^model_quantization_config_kwargs:\n {2}dequantize: true$/m);
+      // QLoRA passes its own BitsAndBytesConfig: no MXFP4 lines.
+      const qlora = [...args('qlora').slice(0, 6), 'hf-trainer', ...args('qlora').slice(11)];
+      const q = runCli(qlora);
+      expect(q.status, q.stderr).toBe(0);
+      expect(readFileSync(join(dir, 'qlora', 'train.py'), 'utf8')).not.toContain('Mxfp4Config');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -145,6 +145,32 @@ describe('GRPO scenario (Qwen2.5-7B, rented H100s)', () => {
   });
 });
 
+describe('GRPO asked on exactly eight GPUs', () => {
+  it('searches vLLM server plans whose trainers and server make the eight, and sizes the server to the longest completion', () => {
+    const s = scenarioSchema.parse({
+      ...loadScenario(GRPO),
+      hardware: { owned: [{ gpu: 'h100-sxm', count: 8 }], counts: { min: 8, max: 8 } },
+    });
+    const { r, arch } = planOf(GRPO, s, 2000);
+    for (const p of r.plans) expect(p.hardware.gpus).toBe(8);
+    const server = r.plans.find((p) => p.options.rollout === 'vllm-server');
+    expect(server, 'a server-mode plan on the eight GPUs').toBeDefined();
+    const p = server!;
+    const n = p.options.rolloutGpus!;
+    expect(p.options.gpus).toBe(8);
+    const { files } = launchPlan(p, arch);
+    expect(files['accelerate.yaml']).toContain(`num_processes: ${8 - n}`);
+    // The prompt 512 and the longest completion ceil(1.47 x 1024) = 1506 (GRPOConfig max_completion_length).
+    expect(files['launch.sh']).toContain('--max_model_len 2018 &');
+    const args = JSON.parse(files['hf-args.json']!) as Record<string, Record<string, unknown>>;
+    expect(args.grpo_config).toMatchObject({
+      max_completion_length: 1506,
+      vllm_mode: 'server',
+      vllm_max_model_length: 2018,
+    });
+  });
+});
+
 describe('DPO scenario (Llama-3.1-8B LoRA, one RTX 4090)', () => {
   it('plans DPO LoRA on the 24 GB card with the adapter-disabled base as reference', () => {
     const { r, arch } = planOf(DPO, loadScenario(DPO), 200);

@@ -14,6 +14,7 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
+import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
 
 export interface ModelSide {
@@ -108,7 +109,7 @@ export function modelSideOf(
   const known = shared?.byCores.get(cores);
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores, fp8Cores);
-  const all = gpuCounts(s.hardware.counts.min, s.hardware.counts.max, s.hardware.gpusPerNode);
+  const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
   const variants = variantsOf(s, arch, appleGpus);

@@ -28,6 +28,31 @@ export const maxSearchedGpus = (s: Scenario): number =>
   Math.min(s.hardware.counts.max, s.limits.maxGpus ?? Infinity);
 
 /**
+ * Fewest GPUs a searched layout trains on: hardware.counts.min, or for an objective with a rollout half of it
+ * rounded up, as a vLLM server takes up to as many GPUs as train (objectiveConfigs) and trainers plus server make
+ * the job's count (TRL's server mode: `trl vllm-serve` on some GPUs of the node, training on the rest,
+ * https://github.com/huggingface/trl/blob/v1.9.0/docs/source/vllm_integration.md).
+ */
+export function leastTrainingGpus(s: Scenario): number {
+  const min = s.hardware.counts.min;
+  const job = s.job;
+  if (job.kind !== 'fine-tune' || !OBJECTIVE_PROFILES[job.objective].rollout) return min;
+  return Math.max(1, Math.ceil(min / 2));
+}
+
+/** How many of a shape's `members` (layout indices) the job searches with `server` vLLM GPUs beside them. */
+export function membersAtLeast(
+  members: readonly number[],
+  counts: readonly { count: number }[],
+  server: number,
+  least: number,
+): number {
+  let n = 0;
+  for (const m of members) if (counts[m]!.count + server >= least) n++;
+  return n;
+}
+
+/**
  * The objective configurations of a scenario's fine-tune job: none beyond SFT; the job's objective with
  * TRL's default reference (flags.ts objectiveInto); for GRPO every rollout mode: transformers generate, vLLM
  * colocated at each share, and a vLLM server on 1 .. gpus/2 of the GPUs (the rest train).

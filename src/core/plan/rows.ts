@@ -23,7 +23,7 @@ import {
 import { memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
-import { maxSearchedGpus, serverGpus } from './objective.js';
+import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
 import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
@@ -266,6 +266,7 @@ function forEachRunnable(
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
+    const least = s.hardware.counts.min; // trainers below it only with a server (leastTrainingGpus)
     runs.base = launches[(at.group = groups[bi]!)]!;
     // A micro-batch of 1 gets its own verdicts (EngineVerdicts).
     const slot = o.batch > 1 ? SHAPES : 0;
@@ -291,9 +292,10 @@ function forEachRunnable(
               accept,
               runs,
             );
-      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += members.length;
-      else if (verdict === LAYOUT_LOSSY) pruned.quality += members.length;
-      else if (verdict === LAYOUT_UNDOCUMENTED) pruned.undocumented += members.length;
+      const searched = membersAtLeast(members, layouts, server, least);
+      if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
+      else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
+      else if (verdict === LAYOUT_UNDOCUMENTED) pruned.undocumented += searched;
     }
     // The layouts of runnable shapes in search order: every shape of the table has its verdict now.
     const n = runnableLayouts(table, runs.runList, slot, order);
@@ -303,6 +305,7 @@ function forEachRunnable(
       const L = layouts[i]!;
       const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
+      if (L.count + server < least) continue;
       if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
       at.tp = L.tp;

@@ -1,4 +1,5 @@
 /** axolotl YAML config (one file drives model loading, adapters, quantization and the trainer). */
+import { dequantizesMxfp4, MXFP4_DEQUANTIZE_AXOLOTL } from './mxfp4-load.js';
 import { Document } from 'yaml';
 import { isAdapter, is4bit, nodesOf, TORCH_DTYPE } from '../../launch/common.js';
 import { trlGrpoLrNote, trlLearningRate } from './trl-objective.js';
@@ -138,6 +139,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     // for attn_implementation, which also passes hub-kernel ids through to transformers.
     attn_implementation: o.attention === 'flash' ? KERNELS_FLASH_ATTN : o.attention,
     logging_steps: 10,
+    ...(dequantizesMxfp4(x) ? MXFP4_DEQUANTIZE_AXOLOTL : {}),
   };
   if (is4bit(o)) {
     const bnb: Record<string, unknown> = {

@@ -165,6 +165,7 @@ export function trlObjectiveConfig(
 
 /** GRPOConfig's rollout keys into `config`; returns hf-args.json's top-level rollout fields. */
 function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<string, unknown> {
+  const maxModelLen = vllmMaxModelLen(o);
   Object.assign(config, {
     num_generations: o.generations,
     // --completion-tokens is the mean; TRL caps each completion at max_completion_length (its longest).
@@ -179,13 +180,12 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
       vllm_mode: 'colocate',
       vllm_gpu_memory_utilization: o.rolloutMemory,
       vllm_tensor_parallel_size: 1,
-      vllm_max_model_length:
-        o.promptTokens! + completionLimit(o.completionTokens!, o.maxCompletionTokens),
+      vllm_max_model_length: maxModelLen,
       // --rollout-sleep: grpo_config.py v1.9.0 vllm_enable_sleep_mode (vllm_generation.py sleep(level=2)).
       ...(o.rolloutSleep === true ? { vllm_enable_sleep_mode: true } : {}),
     });
   if (o.rollout === 'vllm-server')
-    Object.assign(config, { vllm_mode: 'server', vllm_max_model_length: o.seq });
+    Object.assign(config, { vllm_mode: 'server', vllm_max_model_length: maxModelLen });
   // GRPOConfig has no prompt limit since huggingface/trl#4847: train.py drops longer prompts with this.
   const top: Record<string, unknown> = { max_prompt_length: o.promptTokens };
   if (o.rollout === 'vllm-server')
@@ -197,6 +197,13 @@ function grpoKeys(o: EstimateOptions, config: Record<string, unknown>): Record<s
     };
   return top;
 }
+
+/**
+ * vLLM's context for the rollout: the prompt and the longest completion GRPOConfig lets it reach
+ * (max_completion_length), so a completion stops at that cap and not at vLLM's max_model_len.
+ */
+const vllmMaxModelLen = (o: EstimateOptions): number =>
+  o.promptTokens! + completionLimit(o.completionTokens!, o.maxCompletionTokens);
 
 /** The plan as its trainers see it: GRPO server mode trains on the GPUs the vLLM server leaves. */
 export function trainerInput<T extends LaunchPlan>(x: T): T {
@@ -229,7 +236,7 @@ export function serverLaunchScript(x: LaunchInput, trainCommand: string): Launch
     ...(x.powerLimitW !== null
       ? ['# Apply the power cap first (needs root): bash power-limit.sh']
       : []),
-    `CUDA_VISIBLE_DEVICES=${ids(0, r)} trl vllm-serve --model ${x.modelRef} --tensor_parallel_size 1 --data_parallel_size ${r} --max_model_len ${o.seq} &`,
+    `CUDA_VISIBLE_DEVICES=${ids(0, r)} trl vllm-serve --model ${x.modelRef} --tensor_parallel_size 1 --data_parallel_size ${r} --max_model_len ${vllmMaxModelLen(o)} &`,
     'SERVER=$!',
     'trap \'kill "$SERVER"\' EXIT',
     '# GRPOTrainer waits for the server (vllm_server_timeout, 240 s by default: grpo_config.py).',
