@@ -71,6 +71,14 @@ export interface ObjectiveProfile {
    * size), and the optimisation epochs over each generation batch.
    */
   critic?: { epochs: number };
+  /**
+   * KTO's KL estimate: each micro-batch the trainer runs the policy (no grad) over the batch's mismatched KL
+   * completions, and the reference over them unless their log-probs were precomputed: one more forward pass of each
+   * over a batch of the same size (https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/kto_trainer.py
+   * _compute_loss lines 1487 and 1529-1543, _compute_kl_logps line 1280; v0.12.1 forward lines 1031-1058). Off for
+   * loss_type 'apo_zero_unpaired', which vramplan does not model.
+   */
+  klForward?: true;
 }
 
 const TRL = 'https://github.com/huggingface/trl/blob/v1.9.0/trl';
@@ -102,6 +110,7 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     why: 'its loss needs the reference log-probs; under LoRA the reference is the base with adapters off',
     defaultReference: 'model',
     rollout: false,
+    klForward: true,
   },
   orpo: {
     example: 'pair',

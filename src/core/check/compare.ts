@@ -42,12 +42,13 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 352 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; just below
- *   it ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one
- *   request on an H200, +51.8%; just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on
- *   an A100, +53.7%, and gemma-3-4b-it at one request on an A100 under vLLM of 2025, tenstorrent/tt-inference-server#521,
- *   +54.2%). vLLM's MI300X Qwen3 FP8 MoE bursts of May 2025 (vllm-project/vllm#17530, #17535: +35..+168%) and the
- *   vllm-project/recipes pages' DeepSeek-R1 on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) moved it from 0.502.
+ * - serving: 352 rows, p90 0.526 (ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%; just below
+ *   it sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%, and databasemart's Llama-8B distill burst on an
+ *   RTX 4090, +51.1%; just above it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%, and
+ *   staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
+ *   MoE bursts of May 2025 (vllm-project/vllm#17530, #17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
+ *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
+ *   (gemma-3-4b-it at one request on an A100, tenstorrent/tt-inference-server#521: +54.2% -> +42.1%) lowered it again.
  *   The largest above it are lukaLLM's FP8 MoE ShareGPT
  *   bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the
  *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X (+142%), databasemart.com's RTX 4090 bursts of 300
@@ -58,14 +59,15 @@ import type { RunPlan } from '../../schema/measured.js';
  *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X
  *   +64..+108% at one request and 64-256 in flight, DeepSeek-V3-0324 FP8 on 8 H20 +58%, vLLM's MiniMax-M2.5 FP8 on 4
  *   H100 +48%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token prompts (-47%).
- * - rl: 28 rows, p90 0.489 (a DPO step of TinyLlama LoRA under FSDP on two Kaggle T4s, +48.9%: the
- *   amirhoseinnaderali-pixel DPO strategy sweep). The two above it: the same sweep's ZeRO-3 step with parameters offloaded
- *   (+265%) and jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations, 160-token cap (+104.1%);
- *   below it the probe at 8 generations (+40.3%), Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%), the sweep's two
- *   ZeRO-2 steps timed at their 512-token bound (-30.9%, -30.7%) and the probe at a 96-token cap (+30.9%).
+ * - rl: 30 rows, p90 0.403 (jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 8 generations, 160-token
+ *   cap, +40.3%). The three above it: the same probe at 16 generations (+104.1%) and the amirhoseinnaderali-pixel DPO
+ *   strategy sweep's ZeRO-3 step with parameters offloaded (+103.5%) and FSDP step (+48.9%), TinyLlama LoRA on two Kaggle
+ *   T4s; below it Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%), the sweep's two ZeRO-2 steps timed at their
+ *   512-token bound (-30.9%, -30.7%), the probe at a 96-token cap (+30.9%) and Unsloth's gpt-oss-20b BF16 GRPO on an A100
+ *   (+30.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.2, serving: 0.54, rl: 0.49 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.2, serving: 0.53, rl: 0.41 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

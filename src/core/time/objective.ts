@@ -228,6 +228,11 @@ export interface ObjectiveWork {
    * (FrameworkProfile.grpoOldLogprobs: with a vLLM rollout, or generation out of step with the optimizer).
    */
   oldLogprobs: boolean;
+  /**
+   * KTO's KL completions (ObjectiveProfile.klForward): a no-grad forward of the policy over them in policy training,
+   * and one of the reference beside its forward over the batch where the reference runs.
+   */
+  klForward: boolean;
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
   sync: 0 | 1 | 2;
@@ -415,6 +420,7 @@ export function objectiveWork(
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
     reference: o.reference === 'model',
+    klForward: o.objective !== undefined && OBJECTIVE_PROFILES[o.objective].klForward === true,
     oldLogprobs: grpo && oldLogprobsPass(p, t, o),
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
@@ -473,7 +479,7 @@ export function objectiveStep(
   // The reference runs through the policy's wrapped modules (LoRA: adapters disabled) or a copy wrapped as the
   // policy is (memory/objective.ts referenceBytes): under ZeRO-3 / FSDP sharding or parameter offload its forward
   // fetches every parameter once more (forwardFetchSeconds).
-  out.referenceLogprobs = w.reference ? ps.forwardPass : 0;
+  out.referenceLogprobs = w.reference ? ps.forwardPass * (w.klForward ? 2 : 1) : 0;
   if (w.critic) {
     // PPO (ppo_trainer.py train): after the rollout, the reference, value and reward forwards over the batch
     // (no grad), then num_ppo_epochs passes of the policy and value models' training over it.
@@ -485,6 +491,8 @@ export function objectiveStep(
   }
   // The old log-probs' forward (no grad) over the step's sequences: the trainer's own pass, in policy training.
   if (w.oldLogprobs) out.policyTraining += ps.forwardPass;
+  // KTO's KL completions under the policy (no grad), in policy training.
+  if (w.klForward) out.policyTraining += ps.forwardPass;
   out.rollout = 0;
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
