@@ -19,12 +19,25 @@ const seq =
 const rank: Edit = (s) => ({ ...s, rank: s.rank === 'cost' ? 'time' : 'cost' });
 const budget: Edit = (s) => ({ ...s, limits: { ...s.limits, budgetUsd: 40 } });
 const deadline: Edit = (s) => ({ ...s, limits: { ...s.limits, deadlineHours: 2 } });
+// The explorer's GPU-count knob (ui/tui/edit.ts): a view of its own, whose figures other views share (view-memo.ts).
+const gpus =
+  (n: number): Edit =>
+  (s) => ({
+    ...s,
+    hardware: {
+      ...s.hardware,
+      owned: s.hardware.owned.map((o, i) => (i === 0 ? { ...o, count: n } : o)),
+      counts: { min: Math.min(s.hardware.counts.min, n), max: n },
+    },
+  });
 
 /** Each scenario's edits, and the model sides they make (the other plans reuse one). */
 const CASES: [string, Edit[], number][] = [
   ['default.yaml', [same, seq(4096), same, rank, seq(4096), budget, deadline, seq(1024), same], 3],
   ['serve-mixed-fleet.yaml', [same, rank, budget, same], 1],
   ['grpo-qwen2.5-7b.yaml', [rank, same], 1],
+  ['default.yaml', [gpus(2), gpus(3), gpus(5), (s) => seq(4096)(gpus(3)(s)), gpus(2), gpus(6)], 4],
+  ['4x-rtx3090-one-circuit.yaml', [gpus(2), gpus(6), rank], 3],
 ];
 
 describe('re-plans on kept model sides', () => {

@@ -15,6 +15,7 @@ import {
 } from './configs.js';
 import { buildRows } from './rows.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
+import { newViewMemo, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -39,6 +40,11 @@ export interface ModelSides {
   arch: Arch;
   /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
   byCores: Map<string, ModelSide>;
+  /**
+   * Figures shared with the model sides of the same model's other views (view-memo.ts): a re-planning host's
+   * (recentModelSides) only.
+   */
+  views?: ViewMemo;
 }
 
 /**
@@ -82,6 +88,8 @@ export function recentModelSides(
   const view = modelView(scenario);
   const i = recent.findIndex((m) => m.arch === arch && m.view === view);
   const memo = i >= 0 ? recent.splice(i, 1)[0]! : modelSidesFor(scenario, arch);
+  // Another view of the same model (a GPU count, a sequence length edited) shares its figures (view-memo.ts).
+  memo.views ??= recent.find((m) => m.arch === arch)?.views ?? newViewMemo();
   recent.unshift(memo);
   if (recent.length > keep) recent.length = keep;
   return memo;
@@ -117,7 +125,7 @@ export function modelSideOf(
     all,
     counts,
     variants,
-    built: buildRows(s, arch, bases, counts, variants, pause),
+    built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
     memo: newSearchMemo(),
   };
   shared?.byCores.set(cores, side);
