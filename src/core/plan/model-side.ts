@@ -15,7 +15,7 @@ import {
 } from './configs.js';
 import { buildRows } from './rows.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
-import { newViewMemo, type ViewMemo } from './view-memo.js';
+import { newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -126,7 +126,9 @@ export function modelSideOf(
     counts,
     variants,
     built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
-    memo: newSearchMemo(),
+    memo: shared?.views
+      ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
+      : newSearchMemo(),
   };
   shared?.byCores.set(cores, side);
   return side;

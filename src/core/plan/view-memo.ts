@@ -10,6 +10,8 @@ import type { AlikeEstimates } from '../memory/surface.js';
 import type { MemoryEstimate } from '../memory/memory.js';
 import type { TimeResult } from '../time/estimate-time.js';
 import type { SlowdownFactor } from '../time/slowdown.js';
+import type { BaseConfig, Variant } from './configs.js';
+import type { SearchMemo } from './search-memo.js';
 
 /** A plan's time estimate and its slowdown factors (results.ts materialize). */
 export interface PlanTiming {
@@ -28,13 +30,59 @@ export interface ViewMemo {
   estimates: WeakMap<Gpu, Map<string, MemoryEstimate>>;
   /** A plan's timing on a GPU by its options, time options, pool and paged spill (JSON): results.ts planTiming. */
   timings: WeakMap<Gpu, Map<string, PlanTiming>>;
+  /** The search memos of the last model sides made, with the configurations and variants they index (searchMemoOf). */
+  searches: { bases: readonly BaseConfig[]; variants: readonly Variant[]; memo: SearchMemo }[];
 }
 
 export const newViewMemo = (): ViewMemo => ({
   surfaces: new Map(),
   estimates: new WeakMap(),
   timings: new WeakMap(),
+  searches: [],
 });
+
+/** Search memos kept (searchMemoOf): as many as a re-planning host keeps model sides. */
+const SEARCHES_KEPT = 4;
+
+/** Whether two plain-data values are equal: the same keys with equal values, arrays element by element. */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    if (!Object.hasOwn(y, k) || !sameData(x[k], y[k])) return false;
+    n++;
+  }
+  for (const k in y) if (Object.hasOwn(y, k)) n--;
+  return n === 0;
+}
+
+/**
+ * The search memo (search-memo.ts) of a new model side with `bases` and `variants`: an earlier view's where its
+ * configurations' options and engine variants are equal one for one (a GPU-count edit past the first), else a
+ * new one, kept. Its entries are filed by configuration and variant index and by the search's time options, and
+ * made from the row's options (its configuration's, the layout's and the engine's), so equal lists file equal
+ * figures under equal keys.
+ */
+export function searchMemoOf(
+  views: ViewMemo,
+  bases: readonly BaseConfig[],
+  variants: readonly Variant[],
+  make: () => SearchMemo,
+): SearchMemo {
+  const same = (e: ViewMemo['searches'][number]) =>
+    e.bases.length === bases.length &&
+    sameData(e.variants, variants) &&
+    e.bases.every((b, i) => sameData(b.options, bases[i]!.options));
+  const i = views.searches.findIndex(same);
+  const kept = i >= 0 ? views.searches.splice(i, 1)[0]! : { bases, variants, memo: make() };
+  views.searches.unshift(kept);
+  if (views.searches.length > SEARCHES_KEPT) views.searches.length = SEARCHES_KEPT;
+  return kept.memo;
+}
 
 /**
  * Entries one table keeps before it starts again (a bound on a long session's memory, not a figure of the
