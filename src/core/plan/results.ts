@@ -292,6 +292,38 @@ function planTiming(
   return keptOr(gpuTable(ctx.views.timings, gpu), key, make);
 }
 
+/**
+ * What a result's plans of one (row, GPU option) share whatever their power level: the options' JSON that files
+ * their figures among other views' (view-memo.ts, where a host keeps them), the memory estimate, the serving pool
+ * and the host RAM, each a function of the options and the GPU option (choicesOf).
+ */
+interface RowParts {
+  key: string | undefined;
+  m: MemoryEstimate;
+  serving: Plan['serving'];
+  hostRam: Plan['hostRam'];
+}
+
+/** `k`'s RowParts, from `parts` (by row and GPU option) when a plan of another level made them. */
+function rowPartsOf(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  estimates: PlanEstimates,
+  parts: Map<number, RowParts>,
+): RowParts {
+  const at = k.row * ctx.hw.length + k.hw;
+  let p = parts.get(at);
+  if (!p) {
+    const h = ctx.hw[k.hw]!;
+    const key = ctx.views ? JSON.stringify(options) : undefined;
+    const m = planEstimate(ctx, k, options, estimates, key);
+    const serving = planServing(ctx.arch, options, h.gpu);
+    parts.set(at, (p = { key, m, serving, hostRam: planHostRam(ctx, h, options, m) }));
+  }
+  return p;
+}
+
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
 function materialize(
   ctx: Ctx,
@@ -299,6 +331,7 @@ function materialize(
   fastest: number,
   onFront: boolean,
   estimates: PlanEstimates,
+  parts: Map<number, RowParts>,
 ): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
@@ -307,13 +340,9 @@ function materialize(
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  // The options' JSON files this plan's figures among other views' (view-memo.ts), where a host keeps them.
-  const optionsKey = ctx.views ? JSON.stringify(options) : undefined;
-  const m = planEstimate(ctx, k, options, estimates, optionsKey);
-  const serving = planServing(ctx.arch, options, h.gpu);
+  const { key: optionsKey, m, serving, hostRam } = rowPartsOf(ctx, k, options, estimates, parts);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
-  const hostRam = planHostRam(ctx, h, options, m);
   const { t, factors } = planTiming(
     ctx,
     options,
@@ -633,6 +662,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
   const estimates: PlanEstimates = new Map();
+  const parts = new Map<number, RowParts>();
   const ranked = rankedKept(ctx, st, top, ids, estimates);
   const plans = ranked.map((k, i) => ({
     ...materialize(
@@ -641,6 +671,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
       fastest,
       frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
       estimates,
+      parts,
     ),
     rank: i + 1,
   }));
@@ -652,7 +683,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )
-    .map((k) => materialize(ctx, k, fastest, true, estimates));
+    .map((k) => materialize(ctx, k, fastest, true, estimates, parts));
   const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));
