@@ -448,10 +448,9 @@ function sloMiss(
   run: ServingMemo | null,
 ): number {
   const job = ctx.s.job;
-  if (!hasServiceLevel(ctx)) return 0;
+  if (job.kind !== 'inference' || !hasServiceLevel(ctx)) return 0;
   const sv = servingTimeOf(ctx, ft, rate, run!);
   let miss = 0;
-  if (job.kind !== 'inference') return miss;
   if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
   if (job.slo?.tpotMs !== undefined) miss = Math.max(miss, (sv.tpot * 1000) / job.slo.tpotMs - 1);
   if (job.requestsPerSecond !== undefined) {

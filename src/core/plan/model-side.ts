@@ -88,7 +88,7 @@ export function recentModelSides(
   const view = modelView(scenario);
   const i = recent.findIndex((m) => m.arch === arch && m.view === view);
   const memo = i >= 0 ? recent.splice(i, 1)[0]! : modelSidesFor(scenario, arch);
-  // Another view of the same model (a GPU count, a sequence length edited) shares its figures (view-memo.ts).
+  // Another view of the same model (a GPU count or type edited) shares its figures (view-memo.ts).
   memo.views ??= recent.find((m) => m.arch === arch)?.views ?? newViewMemo();
   recent.unshift(memo);
   if (recent.length > keep) recent.length = keep;
