@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelSides } from '../../src/core/plan/index.js';
 import { loadScenario } from '../../src/io/load-scenario.js';
-import { planScenarioObject, type RecentPlan } from '../../src/io/plan-scenario.js';
+import { planInputOf, planScenarioObject, type RecentPlan } from '../../src/io/plan-scenario.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
@@ -54,6 +54,34 @@ describe('re-plans on kept model sides', () => {
       }
       expect(recent).toHaveLength(views);
     });
+
+  it(
+    'a GPU-count edit makes no memory surface, search memo or plan estimate another view made',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const path = join(DIR, 'default.yaml');
+      const s = loadScenario(path);
+      const recent: ModelSides[] = [];
+      await planScenarioObject(path, gpus(2)(s), { recent, top: 1000 });
+      const views = recent[0]!.views!;
+      const surfaces = views.surfaces.size;
+      const gpu = planInputOf(path, s).hardware[0]!.gpu;
+      const timings = views.timings.get(gpu)!.size;
+      expect(surfaces).toBeGreaterThan(0);
+      expect(timings).toBeGreaterThan(0);
+      // 3 GPUs ranks some plans on 3 GPUs; from 4 the circuit holds no more and every ranked plan was timed before.
+      await planScenarioObject(path, gpus(3)(s), { recent, top: 1000 });
+      const at3 = views.timings.get(gpu)!.size;
+      await planScenarioObject(path, gpus(5)(s), { recent, top: 1000 });
+      expect(recent).toHaveLength(3);
+      expect(recent.every((m) => m.views === views)).toBe(true);
+      expect(views.surfaces.size).toBe(surfaces);
+      expect(views.searches).toHaveLength(1);
+      expect(views.timings.get(gpu)!.size).toBe(at3);
+    },
+  );
 });
 
 // With `recentPlans` too, a scenario planned lately (same scenario, plans to rank and hardware, same model)
