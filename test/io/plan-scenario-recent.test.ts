@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelSides } from '../../src/core/plan/index.js';
 import { loadScenario } from '../../src/io/load-scenario.js';
-import { planScenarioObject, type RecentPlan } from '../../src/io/plan-scenario.js';
+import { planInputOf, planScenarioObject, type RecentPlan } from '../../src/io/plan-scenario.js';
 import type { Scenario } from '../../src/schema/scenario.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'scenarios');
@@ -19,12 +19,25 @@ const seq =
 const rank: Edit = (s) => ({ ...s, rank: s.rank === 'cost' ? 'time' : 'cost' });
 const budget: Edit = (s) => ({ ...s, limits: { ...s.limits, budgetUsd: 40 } });
 const deadline: Edit = (s) => ({ ...s, limits: { ...s.limits, deadlineHours: 2 } });
+// The explorer's GPU-count knob (ui/tui/edit.ts): a view of its own, whose figures other views share (view-memo.ts).
+const gpus =
+  (n: number): Edit =>
+  (s) => ({
+    ...s,
+    hardware: {
+      ...s.hardware,
+      owned: s.hardware.owned.map((o, i) => (i === 0 ? { ...o, count: n } : o)),
+      counts: { min: Math.min(s.hardware.counts.min, n), max: n },
+    },
+  });
 
 /** Each scenario's edits, and the model sides they make (the other plans reuse one). */
 const CASES: [string, Edit[], number][] = [
   ['default.yaml', [same, seq(4096), same, rank, seq(4096), budget, deadline, seq(1024), same], 3],
   ['serve-mixed-fleet.yaml', [same, rank, budget, same], 1],
   ['grpo-qwen2.5-7b.yaml', [rank, same], 1],
+  ['default.yaml', [gpus(2), gpus(3), gpus(5), (s) => seq(4096)(gpus(3)(s)), gpus(2), gpus(6)], 4],
+  ['4x-rtx3090-one-circuit.yaml', [gpus(2), gpus(6), rank], 3],
 ];
 
 describe('re-plans on kept model sides', () => {
@@ -41,6 +54,34 @@ describe('re-plans on kept model sides', () => {
       }
       expect(recent).toHaveLength(views);
     });
+
+  it(
+    'a GPU-count edit makes no memory surface, search memo or plan estimate another view made',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const path = join(DIR, 'default.yaml');
+      const s = loadScenario(path);
+      const recent: ModelSides[] = [];
+      await planScenarioObject(path, gpus(2)(s), { recent, top: 1000 });
+      const views = recent[0]!.views!;
+      const surfaces = views.surfaces.size;
+      const gpu = planInputOf(path, s).hardware[0]!.gpu;
+      const timings = views.timings.get(gpu)!.size;
+      expect(surfaces).toBeGreaterThan(0);
+      expect(timings).toBeGreaterThan(0);
+      // 3 GPUs ranks some plans on 3 GPUs; from 4 the circuit holds no more and every ranked plan was timed before.
+      await planScenarioObject(path, gpus(3)(s), { recent, top: 1000 });
+      const at3 = views.timings.get(gpu)!.size;
+      await planScenarioObject(path, gpus(5)(s), { recent, top: 1000 });
+      expect(recent).toHaveLength(3);
+      expect(recent.every((m) => m.views === views)).toBe(true);
+      expect(views.surfaces.size).toBe(surfaces);
+      expect(views.searches).toHaveLength(1);
+      expect(views.timings.get(gpu)!.size).toBe(at3);
+    },
+  );
 });
 
 // With `recentPlans` too, a scenario planned lately (same scenario, plans to rank and hardware, same model)

@@ -16,6 +16,7 @@ import {
 } from '../time/index.js';
 import { type CostBasis } from '../time/cost.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
+import type { ViewMemo } from './view-memo.js';
 import { psuEfficiency } from '../hardware/power.js';
 import { MiB } from '../units.js';
 import { ccOf, gfxOf } from '../engines/kernels.js';
@@ -138,6 +139,8 @@ export interface Ctx {
   makeGpuHours: Float64Array;
   /** The model side's search memo (SearchMemo). */
   memo: SearchMemo;
+  /** Figures kept across a re-planning host's views of the model (view-memo.ts), or undefined. */
+  views: ViewMemo | undefined;
 }
 
 export function makeContext(
@@ -179,6 +182,7 @@ export function makeContext(
     made,
     makeGpuHours: Float64Array.from(made, (m) => m?.gpuHours ?? 0),
     memo,
+    views: input.modelSides?.views,
   };
 }
 

@@ -448,7 +448,7 @@ function sloMiss(
   run: ServingMemo | null,
 ): number {
   const job = ctx.s.job;
-  if (job.kind !== 'inference' || (!job.slo && job.requestsPerSecond === undefined)) return 0;
+  if (job.kind !== 'inference' || !hasServiceLevel(ctx)) return 0;
   const sv = servingTimeOf(ctx, ft, rate, run!);
   let miss = 0;
   if (job.slo?.ttftMs !== undefined) miss = Math.max(miss, (sv.ttft * 1000) / job.slo.ttftMs - 1);
@@ -482,6 +482,54 @@ function servingTimeOf(
   return { ttft: q.ttftSeconds, tpot: q.tpotSeconds };
 }
 
+/** Whether the scenario has a service level sloMiss reads (else it is 0 at every level). */
+const hasServiceLevel = (ctx: Ctx): boolean =>
+  ctx.s.job.kind === 'inference' &&
+  (ctx.s.job.slo !== undefined || ctx.s.job.requestsPerSecond !== undefined);
+
+/**
+ * How far the row's GPU count on owned option `h` at level `l` draws over the largest circuit (<= 0: it fits):
+ * a function of the option, level and count, computed once each (L.overCache).
+ */
+function overAt(L: Loop, f: RowFacts, h: number, l: number): number {
+  const { ctx, lim, t, overCache, wall } = L;
+  const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
+  let over = overCache[ci]!;
+  if (Number.isNaN(over)) {
+    const level = ctx.levels[h]![l]!;
+    planWallWatts(
+      f.count,
+      t.nodeSizeOf[h]!,
+      t.boardW[h]! * level,
+      ctx.s.power.systemDrawW,
+      ctx.eff,
+      wall,
+    );
+    over = overCache[ci] = circuitOverWatts(wall.full, wall.fullW, wall.lastW, ctx.caps);
+  }
+  return over;
+}
+
+/**
+ * A bound before the row's timing: where every power level of the row on an owned option draws over the circuits
+ * and no service level applies, evalLevels would prune each level as circuit-over after timing it, with figures
+ * that read the watts only (an SLO miss, pruned first, is the one prune that reads the time). So each level is
+ * pruned so here, in the same order and with the same figures, and the row's timing facts are not made for it.
+ */
+function overEveryCircuit(L: Loop, f: RowFacts, r: number, h: number): boolean {
+  const { st, ctx, t } = L;
+  if (t.isRent[h] === 1 || ctx.caps.length === 0 || hasServiceLevel(ctx)) return false;
+  const levels = ctx.levels[h]!.length;
+  for (let l = 0; l < levels; l++) if (!(overAt(L, f, h, l) > 0)) return false;
+  const cap = ctx.caps[ctx.caps.length - 1]!;
+  for (let l = 0; l < levels; l++) {
+    st.seq++;
+    const over = overAt(L, f, h, l);
+    prune(st, REASON['circuit-over'], 1, r, h, l, over, cap, over);
+  }
+  return true;
+}
+
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
 function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const { st, ctx, lim, t, overCache, tm, wall } = L;
@@ -489,6 +537,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
   const nodeSize = t.nodeSizeOf[h]!;
+  if (overEveryCircuit(L, f, r, h)) return;
   const ft = rowTimingOf(L, r, f);
   const run = ft.tps
     ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu, PLAN_DECODE_TIME)

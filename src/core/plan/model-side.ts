@@ -16,6 +16,7 @@ import {
 import { buildRows } from './rows.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
+import { newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -40,6 +41,11 @@ export interface ModelSides {
   arch: Arch;
   /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
   byCores: Map<string, ModelSide>;
+  /**
+   * Figures shared with the model sides of the same model's other views (view-memo.ts): a re-planning host's
+   * (recentModelSides) only.
+   */
+  views?: ViewMemo;
 }
 
 /**
@@ -83,6 +89,8 @@ export function recentModelSides(
   const view = modelView(scenario);
   const i = recent.findIndex((m) => m.arch === arch && m.view === view);
   const memo = i >= 0 ? recent.splice(i, 1)[0]! : modelSidesFor(scenario, arch);
+  // Another view of the same model (a GPU count or type edited) shares its figures (view-memo.ts).
+  memo.views ??= recent.find((m) => m.arch === arch)?.views ?? newViewMemo();
   recent.unshift(memo);
   if (recent.length > keep) recent.length = keep;
   return memo;
@@ -118,8 +126,10 @@ export function modelSideOf(
     all,
     counts,
     variants,
-    built: buildRows(s, arch, bases, counts, variants, pause),
-    memo: newSearchMemo(),
+    built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
+    memo: shared?.views
+      ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
+      : newSearchMemo(),
   };
   shared?.byCores.set(cores, side);
   return side;

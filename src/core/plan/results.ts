@@ -24,6 +24,8 @@ import { GiB, MiB } from '../units.js';
 import { quantizerHostBytes } from './made-weights.js';
 import { gpuContext } from '../time/hardware.js';
 import type { Gpu } from '../../schema/gpu.js';
+import type { TimeOptions } from '../../schema/time.js';
+import { gpuTable, keptOr, type PlanTiming } from './view-memo.js';
 import { servingOf } from '../estimate.js';
 import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
@@ -245,15 +247,81 @@ function planEstimate(
   k: Kept,
   options: EstimateOptions,
   memo: PlanEstimates | undefined,
+  optionsKey?: string,
 ): MemoryEstimate {
   const key = k.row * ctx.hw.length + k.hw;
   const kept = memo?.get(key);
   if (kept) return kept;
+  const gpu = ctx.hw[k.hw]!.gpu;
   // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
   const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
-  const m = estimateMemory(ctx.arch, options, paged ? gpuContext(ctx.hw[k.hw]!.gpu) : {});
+  const make = () => estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
+  // Another view of the model estimated these options on this GPU already (view-memo.ts).
+  const m = ctx.views
+    ? keptOr(gpuTable(ctx.views.estimates, gpu), optionsKey ?? JSON.stringify(options), make)
+    : make();
   memo?.set(key, m);
   return m;
+}
+
+/**
+ * A plan's time estimate and slowdown factors: what `estimate` reports for its options on its GPU under its time
+ * options, pool and paged spill, from another view of the model where one timed them (view-memo.ts).
+ */
+function planTiming(
+  ctx: Ctx,
+  options: EstimateOptions,
+  gpu: Gpu,
+  tOpts: TimeOptions,
+  pool: number | undefined,
+  spill: boolean,
+  optionsKey: string | undefined,
+): PlanTiming {
+  const make = (): PlanTiming => {
+    const t = isPreferenceOrRl(options)
+      ? estimateObjectiveTime(ctx.arch, options, gpu, tOpts, ctx.P.total, spill)
+      : estimateTime(ctx.arch, options, gpu, tOpts, pool, spill);
+    const factors = [
+      ...slowdownFactors(ctx.arch, options, gpu, tOpts, t.stepSeconds),
+      ...moeDispatchFactor(t),
+    ];
+    return { t, factors };
+  };
+  if (!ctx.views || optionsKey === undefined) return make();
+  const key = `${optionsKey}|${JSON.stringify(tOpts)}|${pool}|${spill}`;
+  return keptOr(gpuTable(ctx.views.timings, gpu), key, make);
+}
+
+/**
+ * What a result's plans of one (row, GPU option) share whatever their power level: the options' JSON that files
+ * their figures among other views' (view-memo.ts, where a host keeps them), the memory estimate, the serving pool
+ * and the host RAM, each a function of the options and the GPU option (choicesOf).
+ */
+interface RowParts {
+  key: string | undefined;
+  m: MemoryEstimate;
+  serving: Plan['serving'];
+  hostRam: Plan['hostRam'];
+}
+
+/** `k`'s RowParts, from `parts` (by row and GPU option) when a plan of another level made them. */
+function rowPartsOf(
+  ctx: Ctx,
+  k: Kept,
+  options: EstimateOptions,
+  estimates: PlanEstimates,
+  parts: Map<number, RowParts>,
+): RowParts {
+  const at = k.row * ctx.hw.length + k.hw;
+  let p = parts.get(at);
+  if (!p) {
+    const h = ctx.hw[k.hw]!;
+    const key = ctx.views ? JSON.stringify(options) : undefined;
+    const m = planEstimate(ctx, k, options, estimates, key);
+    const serving = planServing(ctx.arch, options, h.gpu);
+    parts.set(at, (p = { key, m, serving, hostRam: planHostRam(ctx, h, options, m) }));
+  }
+  return p;
 }
 
 /** A kept candidate as a full Plan: the search's figures plus the estimates it did not need. */
@@ -263,6 +331,7 @@ function materialize(
   fastest: number,
   onFront: boolean,
   estimates: PlanEstimates,
+  parts: Map<number, RowParts>,
 ): Plan {
   const { choices, options } = choicesOf(ctx, k.row, k.hw);
   const h = ctx.hw[k.hw]!;
@@ -271,14 +340,18 @@ function materialize(
   const capacity = h.gpu.memoryMiB * MiB;
   const gpuW = boardWatts(h.gpu) * level;
   const tOpts = timeOptionsOf(ctx, k.hw, level, choices.gradAccum);
-  const m = planEstimate(ctx, k, options, estimates);
-  const serving = planServing(ctx.arch, options, h.gpu);
+  const { key: optionsKey, m, serving, hostRam } = rowPartsOf(ctx, k, options, estimates, parts);
   // Serving: the sequences the KV pool holds run, the rest queue (time/pool-queue.ts), as the search timed them.
   const pool = serving?.sequencesAtMeanContext;
-  const hostRam = planHostRam(ctx, h, options, m);
-  const t = isPreferenceOrRl(options)
-    ? estimateObjectiveTime(ctx.arch, options, h.gpu, tOpts, ctx.P.total, pagedStatesSpill(m))
-    : estimateTime(ctx.arch, options, h.gpu, tOpts, pool, pagedStatesSpill(m));
+  const { t, factors } = planTiming(
+    ctx,
+    options,
+    h.gpu,
+    tOpts,
+    pool,
+    pagedStatesSpill(m),
+    optionsKey,
+  );
   return {
     id: planId(ctx, k),
     rank: 0,
@@ -296,10 +369,7 @@ function materialize(
     time: planTime(k, t),
     cost: planCost(ctx, h, k, count),
     slowdown: fastest > 0 && Number.isFinite(fastest) ? rankHours(k) / fastest : 1,
-    slowdownFactors: [
-      ...slowdownFactors(ctx.arch, options, h.gpu, tOpts, t.stepSeconds),
-      ...moeDispatchFactor(t),
-    ],
+    slowdownFactors: [...factors],
     ...(serving ? { serving } : {}),
     ...planNotes(ctx, k, choices, options, hostRam.limitBytes),
     options,
@@ -592,6 +662,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
   const objectives = (k: Kept) => `${k.cost}|${rankHours(k)}|${k.watts}`;
   const frontObjectives = new Set(st.front.map(objectives));
   const estimates: PlanEstimates = new Map();
+  const parts = new Map<number, RowParts>();
   const ranked = rankedKept(ctx, st, top, ids, estimates);
   const plans = ranked.map((k, i) => ({
     ...materialize(
@@ -600,6 +671,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
       fastest,
       frontIds.has(ids.get(k)!) || frontObjectives.has(objectives(k)),
       estimates,
+      parts,
     ),
     rank: i + 1,
   }));
@@ -611,7 +683,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
         a.watts - b.watts ||
         (ids.get(a)! < ids.get(b)! ? -1 : 1),
     )
-    .map((k) => materialize(ctx, k, fastest, true, estimates));
+    .map((k) => materialize(ctx, k, fastest, true, estimates, parts));
   const pruned = REASONS.map((code, i) => ({ code, count: st.reasons[i]! }))
     .filter((p) => p.count > 0)
     .sort((a, b) => b.count - a.count || (a.code < b.code ? -1 : 1));

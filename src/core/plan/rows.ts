@@ -21,6 +21,7 @@ import {
   type MemorySurface,
 } from '../memory/surface.js';
 import { memoryTwinsOf } from './memory-twins.js';
+import { keptOr, type ViewMemo } from './view-memo.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
@@ -65,6 +66,8 @@ interface RowTable {
   /** Per configuration, its memory twins' index (memory-twins.ts), and their surfaces' estimates by surfaceKey. */
   twins: number[];
   alike: Map<number, AlikeEstimates>;
+  /** Other views' surface estimates by options (view-memo.ts), where a re-planning host keeps them. */
+  views?: ViewMemo;
 }
 
 function rowTable(size: number, arch: Arch, twins: number[], globalBatch?: number): RowTable {
@@ -130,6 +133,8 @@ function surfaceOf(
       const tk = surfaceKey(twin, at, vi);
       alike = T.alike.get(tk);
       if (!alike) T.alike.set(tk, (alike = alikeEstimates()));
+    } else if (T.views && pk === undefined) {
+      alike = keptOr(T.views.surfaces, JSON.stringify(opts), alikeEstimates);
     }
     surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk, alike);
     T.surfaces.set(key, surface);
@@ -188,6 +193,7 @@ export function buildRows(
   counts: number[],
   variants: Variant[],
   pause: (() => void) | undefined,
+  views?: ViewMemo,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
   const T = rowTable(
@@ -196,6 +202,7 @@ export function buildRows(
     memoryTwinsOf(bases),
     s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined,
   );
+  T.views = views;
   const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
     pause?.();
     const o = bases[at.bi]!.options;
