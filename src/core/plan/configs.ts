@@ -391,6 +391,21 @@ export interface MemTable {
   deferred: (MemorySurface | undefined)[];
 }
 
+/** A table of `size` zeroed rows and no deferred surfaces. */
+export function newMem(size: number): MemTable {
+  const empty = new Float64Array(0);
+  const none = {
+    device: empty,
+    host: empty,
+    weights: empty,
+    kv: empty,
+    share: empty,
+    floor: empty,
+    start: empty,
+  };
+  return growMem({ ...none, deferred: [] }, size);
+}
+
 export function growMem(m: MemTable, size: number): MemTable {
   const g = (a: Float64Array) => {
     const b = new Float64Array(size);

@@ -29,7 +29,7 @@ import { pipelineParallelisms, shardings, tensorParallelisms } from './candidate
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { OFFLOADS, growMem, searchesLayerOffload } from './configs.js';
+import { OFFLOADS, growMem, newMem, searchesLayerOffload } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import {
@@ -71,21 +71,10 @@ interface RowTable {
 }
 
 function rowTable(size: number, arch: Arch, twins: number[], globalBatch?: number): RowTable {
-  const empty = new Float64Array(0);
   const rows = alloc(size);
-  const none: MemTable = {
-    device: empty,
-    host: empty,
-    weights: empty,
-    kv: empty,
-    share: empty,
-    floor: empty,
-    start: empty,
-    deferred: [],
-  };
   return {
     rows,
-    mem: growMem(none, rows.base.length),
+    mem: newMem(rows.base.length),
     n: 0,
     surfaces: new Map(),
     policies: policyMemo(arch),
