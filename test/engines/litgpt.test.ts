@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { onEngine } from '../../src/core/engines/engines.js';
+import { engineFieldsInto, onEngine } from '../../src/core/engines/engines.js';
 import { emitLitgpt, litgptBlocker } from '../../src/core/engines/litgpt/launch.js';
 import { LITGPT_PINS, LITGPT_RULES } from '../../src/core/engines/litgpt/rules.js';
 import { LITGPT_MODELS } from '../../src/core/engines/litgpt/models.js';
@@ -400,4 +400,17 @@ describe("litgpt.yaml: AdamW rate, weight decay and warmup from LitGPT's own rec
       expect(y.train.lr_warmup_steps).toBe(r.lr_warmup_steps);
       expect(f['litgpt.yaml']).toContain(`LitGPT's own ${recipe}`);
     });
+});
+
+describe("LitGPT's own loss on a shared scratch copy", () => {
+  it("leaves the next engine the configuration's chunked-loss setting, not LitGPT's", () => {
+    const base = optionsFromFlags({ method: 'lora' });
+    expect(base.chunkedLoss).toBe(false);
+    const scratch = { ...base };
+    engineFieldsInto(scratch, 'litgpt', base);
+    expect(scratch.chunkedLoss).toBe(true); // finetune_lora's 128-token lm_head chunks
+    engineFieldsInto(scratch, 'hf-trainer', base);
+    expect(scratch.chunkedLoss).toBe(false);
+    expect(onEngine(base, 'hf-trainer').chunkedLoss).toBe(false);
+  });
 });

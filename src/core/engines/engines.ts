@@ -172,9 +172,10 @@ export function engineFieldsInto(
   out.masterWeights = p.masterWeights && base.method === 'full' && sixteen;
   out.sequenceParallel = sequenceParallel;
   out.lossParallel = lossParallel;
-  // An engine with no loss switch runs its own loss kernel (runs.ts `loss`): the plan counts that one.
+  // An engine with no loss switch runs its own loss kernel (runs.ts `loss`): the plan counts that one; any other
+  // keeps the configuration's (a scratch `out` may hold the previous engine's).
   const loss = ENGINE_RUNS[engine].loss;
-  if (loss) out.chunkedLoss = loss.chunked(base);
+  out.chunkedLoss = loss ? loss.chunked(base) : base.chunkedLoss;
   // A planner configuration whose scenario names no LoRA targets carries an empty list (plan/configs.ts):
   // each engine trains its own recipes' targets (profile `loraTargets`).
   if (base.loraTargets.length === 0) {
