@@ -1,23 +1,14 @@
 // A request without images skips a decoder's cross-attention layers over a vision tower (Llama 3.2 Vision), while an
 // encoder-decoder's cross layers always run (time/model-facts.ts textOnlyArch, servedArch).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { archFromHfConfig, visionTokens, type Arch } from '../../src/core/model/index.js';
+import { visionTokens, type Arch } from '../../src/core/model/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { modelFacts, servedArch, textOnlyArch } from '../../src/core/time/model-facts.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { archOf, catalogConfig } from '../helpers/model-configs.js';
 
-const meta = { id: 'x', hfId: null };
-const catalog = (id: string): Arch =>
-  archFromHfConfig(
-    (
-      JSON.parse(
-        readFileSync(new URL(`../../catalogs/models/${id}.json`, import.meta.url), 'utf8'),
-      ) as { config: Record<string, unknown> }
-    ).config,
-    meta,
-  );
+const catalog = (id: string): Arch => archOf(catalogConfig(id));
 const mllama = catalog('llama-3.2-11b-vision');
 const t5 = catalog('t0-3b');
 const llama = catalog('llama-3.1-8b');

@@ -10,18 +10,24 @@ import {
 
 // gpt_neo, deepseek_v32: gguf-py's MODEL_ARCH (gguf 0.19.0 gguf/constants.py) names no GPT-Neo architecture and
 // no DeepSeek-V3.2 one (its deepseek2 tensors carry no indexer; glm-dsa's do); it names APERTUS, ARCEE, JAIS2,
-// NEMOTRON, MPT, GEMMA3N, GEMMA4 and GLM_DSA.
-const LLAMA_CPP_REFUSED = [
-  't5',
-  'mt5',
-  'bert',
-  'opt',
-  'gptj',
-  'mllama',
-  'llava_next',
-  'gpt_neo',
-  'deepseek_v32',
-];
+// NEMOTRON, MPT, GEMMA3N, GEMMA4 and GLM_DSA. What llama-server cannot generate with, and why (the table's `refuses`):
+const LLAMA_CPP_REFUSES = {
+  ...refused(
+    'convert_hf_to_gguf.py converts it, but llama-server does not generate with an encoder-decoder or an embedding-only model',
+    't5',
+    'mt5',
+    'bert',
+  ),
+  ...refused(
+    'convert_hf_to_gguf.py registers no converter for it',
+    'opt',
+    'gptj',
+    'mllama',
+    'llava_next',
+    'gpt_neo',
+    'deepseek_v32',
+  ),
+};
 /** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
 export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
   engines: ['llama.cpp'],
@@ -31,26 +37,8 @@ export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
   source:
     'https://github.com/ggml-org/llama.cpp/blob/a458664fc83b6513baea7adafcb0ef0626b006f8/convert_hf_to_gguf.py',
   // REMOTE_CODE: convert_hf_to_gguf.py registers converters by architecture class (DeepseekV3ForCausalLM).
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter(
-    (t) => !LLAMA_CPP_REFUSED.includes(t),
-  ),
-  refuses: {
-    ...refused(
-      'convert_hf_to_gguf.py converts it, but llama-server does not generate with an encoder-decoder or an embedding-only model',
-      't5',
-      'mt5',
-      'bert',
-    ),
-    ...refused(
-      'convert_hf_to_gguf.py registers no converter for it',
-      'opt',
-      'gptj',
-      'mllama',
-      'llava_next',
-      'gpt_neo',
-      'deepseek_v32',
-    ),
-  },
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !(t in LLAMA_CPP_REFUSES)),
+  refuses: LLAMA_CPP_REFUSES,
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */
