@@ -48,6 +48,28 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
   trtllmMoeMxfp4: -2, // routing, gemm1 + SwiGLU, gemm2, finalize (vllm 0.10.1 Mxfp4MoEMethod.apply)
 };
 
+/**
+ * MiniMax-M2 (`MiniMaxM2ForCausalLM`, model_type minimax_m2): its q and k RMSNorms span every head (q 48 x 128, k 8 x
+ * 128), so under TP each rank's shard lacks the other heads' squares. Since vllm-project/vllm#31493 (opened 2025-12-29,
+ * "Fuses QKNorm in tensor-parallel mode so that only a single all_reduce is launched"; in the v0.16 line the rows ran)
+ * models/minimax_m2.py calls `MiniMaxText01RMSNormTP.forward_qk` (layers/mamba/linear_attn.py): q's and k's mean
+ * squares in fp32, `torch.cat` into one [B, 2] fp32 tensor, one `tensor_model_parallel_all_reduce` of it when TP > 1
+ * (the same two fp32 a token as SGLang's, time/decode-host.ts QK_NORM_STAT_BYTES), then both normalizations. Those are
+ * plain torch ops in the Inductor-compiled forward, so their kernels are Inductor's fusion, which the source does not
+ * fix: none counted beyond the chain (the all-reduce, a custom op, cuts the fusion there). A fused Lamport all-reduce +
+ * RMSNorm kernel (`minimax_allreduce_rms_qk`, ported from TensorRT-LLM in vllm-project/vllm#37045, opened 2026-03-14)
+ * came after the rows' run: behind the opt-in `fuse_minimax_qk_norm` pass (vllm-project/vllm#39782), then the default
+ * path (vllm-project/vllm#43410, 2026-05); a build with it is not told apart here.
+ */
+export const VLLM_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
+  ...VLLM_DECODE_FEATURE_KERNELS,
+  attentionTpAllReduces: 1, // forward_qk: all-reduce of cat([q_var, k_var]) under TP > 1 (vllm-project/vllm#31493)
+};
+
 /** vLLM's decode kernels beyond the counted chain for a model type on a GPU of compute capability `cc`. */
-export const vllmDecodeFeatureKernels = (modelType: string, cc: number): DecodeFeatureKernels =>
-  modelType === 'gpt_oss' && isSm100(cc) ? VLLM_SM100_GPT_OSS_KERNELS : VLLM_DECODE_FEATURE_KERNELS;
+export const vllmDecodeFeatureKernels = (modelType: string, cc: number): DecodeFeatureKernels => {
+  if (modelType === 'minimax_m2') return VLLM_MINIMAX_M2_KERNELS;
+  return modelType === 'gpt_oss' && isSm100(cc)
+    ? VLLM_SM100_GPT_OSS_KERNELS
+    : VLLM_DECODE_FEATURE_KERNELS;
+};
