@@ -1323,7 +1323,7 @@ const ENGINE_BARS = {
   // Nemotron-3-Nano FP8 row on an H200 (+35.6%) and vllm-project/vllm#27402's LoRA burst on an H20 (+48.9%), all scored
   // before any change: 243 rows, 10.8% / 48.1% -> 11.5% / 48.9%.
   // With three vllm-project/recipes pages (MI355X Llama 3.3 70B FP8 -27.0%, 8x MI300X DeepSeek-R1 +33.7%, 4x B200
-  // Qwen3-Next +45.2%) and vllm-project/vllm#17530 / #17535's MI300X Qwen3 FP8 MoE bursts (+35.2..+167.6%), all scored
+  // Qwen3-Next +45.2%) and vllm-project/vllm#17530 / vllm-project/vllm#17535's MI300X Qwen3 FP8 MoE bursts (+35.2..+167.6%), all scored
   // before any change: 252 rows, 11.9% / 51.8%.
   'serving engine:vllm': { count: 252, median: 0.12, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode

@@ -46,7 +46,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   it sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%, and databasemart's Llama-8B distill burst on an
  *   RTX 4090, +51.1%; just above it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%, and
  *   staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
- *   MoE bursts of May 2025 (vllm-project/vllm#17530, #17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
+ *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
  *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
  *   (gemma-3-4b-it at one request on an A100, tenstorrent/tt-inference-server#521: +54.2% -> +42.1%) lowered it again.
  *   The largest above it are lukaLLM's FP8 MoE ShareGPT

@@ -12,7 +12,7 @@
  * sequence and query head walking every key its window admits in tiles of 64 to 256 keys, its query tile 64 rows
  * whatever the query's (set_params_splitkv: "kBlockM = 64 only for the splitKV kernels", block_n by head size). The
  * fork's main keeps the gate: two open pull requests of 2026 would lift it for speculative verify calls
- * (vllm-project/flash-attention#176, #190). The V0 engine decoded through flash_attn_with_kvcache, whose entry picks a
+ * (vllm-project/flash-attention#176, vllm-project/flash-attention#190). The V0 engine decoded through flash_attn_with_kvcache, whose entry picks a
  * split count whatever the window: the walk is priced for V1 steps only (time/decode.ts).
  */
 import type { UnsplitDecodeWalk } from '../../memory/unsplit-decode-walk.js';
