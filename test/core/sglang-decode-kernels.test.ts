@@ -19,13 +19,11 @@ import {
   trtllmMoe16,
 } from '../../src/core/time/decode-host.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { decodeTpSeconds } from '../../src/core/time/decode-tp.js';
-import { gpuRates } from '../../src/core/time/hardware.js';
-import { findGpu } from '../../src/io/load-catalog.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { minimaxM2, minimaxServedAt, qkNormAdded } from '../helpers/minimax-m2.js';
 
 const optionsOf = (weights?: string) => {
   const f = {
@@ -165,19 +163,8 @@ describe("SGLang's Qwen3-Next decode kernels on CUDA", () => {
 // two fp32 sums a token and applies them, two Triton kernels and one all-reduce (sgl-project/sglang#14416;
 // engines/sglang/decode-kernels.ts).
 describe("SGLang's MiniMax-M2 full-width q/k norm", () => {
-  const m = modelFacts(resolveModel('minimax-m2'));
-  const at = (tp: number) =>
-    withEngineDefaults(
-      optionsFromFlags({
-        method: 'inference',
-        framework: 'sglang',
-        batch: 4,
-        seq: 2000,
-        gpus: tp,
-        tp,
-      }),
-      { framework: 'sglang', gpus: tp, tp },
-    );
+  const m = minimaxM2();
+  const at = (tp: number) => minimaxServedAt('sglang', tp);
 
   it('counts two kernels an attention layer on any GPU, and one all-reduce under TP', () => {
     expect(m.attnLayers).toBe(62);
@@ -189,12 +176,8 @@ describe("SGLang's MiniMax-M2 full-width q/k norm", () => {
   });
 
   it("prices each all-reduce at the statistic's small message", () => {
-    const r = gpuRates(findGpu('mi300x'), defaultTimeOptions(4));
-    const o = at(4);
-    const plain = { ...m, modelType: 'mixtral' };
-    const added = decodeTpSeconds(m, o, 4, r) - decodeTpSeconds(plain, o, 4, r);
+    const { added, layerCall } = qkNormAdded(m, 'sglang', 'mi300x');
     // 62 calls, each at least the all-reduce's latency and well under a hidden-state all-reduce's.
-    const layerCall = decodeTpSeconds(plain, o, 4, r) / (2 * m.layers);
     expect(added).toBeGreaterThan(62 * 1e-6);
     expect(added).toBeLessThanOrEqual(62 * layerCall);
   });

@@ -1,6 +1,5 @@
 // vLLM's decode kernels beyond the counted chain for model types whose parts it runs apart (engines/vllm/decode-kernels.ts).
 import { describe, expect, it } from 'vitest';
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
   VLLM_DECODE_FEATURE_KERNELS as D,
   VLLM_MINIMAX_M2_KERNELS as M,
@@ -8,28 +7,15 @@ import {
 import { attentionTpAllReduces, decodeFeatureKernels } from '../../src/core/time/decode-host.js';
 import { decodeTpSeconds } from '../../src/core/time/decode-tp.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
-import { modelFacts } from '../../src/core/time/model-facts.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { minimaxM2, minimaxServedAt, qkNormAdded } from '../helpers/minimax-m2.js';
 
 // MiniMax-M2's q and k norms span every head: under TP MiniMaxText01RMSNormTP.forward_qk all-reduces the two fp32 mean
 // squares a token once a layer (vllm-project/vllm#31493); its torch ops are Inductor's to fuse, no kernels counted.
 describe("vLLM's MiniMax-M2 full-width q/k norm", () => {
-  const m = modelFacts(resolveModel('minimax-m2'));
-  const at = (tp: number) =>
-    withEngineDefaults(
-      optionsFromFlags({
-        method: 'inference',
-        framework: 'vllm',
-        batch: 4,
-        seq: 2000,
-        gpus: tp,
-        tp,
-      }),
-      { framework: 'vllm', gpus: tp, tp },
-    );
+  const m = minimaxM2();
+  const at = (tp: number) => minimaxServedAt('vllm', tp);
 
   it('counts one all-reduce an attention layer under TP and no kernels beyond the table it extends', () => {
     expect(m.attnLayers).toBe(62);
@@ -53,12 +39,9 @@ describe("vLLM's MiniMax-M2 full-width q/k norm", () => {
   });
 
   it("prices each all-reduce at the statistic's small message", () => {
-    const r = gpuRates(findGpu('h100-sxm'), defaultTimeOptions(4));
-    const o = at(4);
-    const plain = { ...m, modelType: 'mixtral' };
-    const added = decodeTpSeconds(m, o, 4, r) - decodeTpSeconds(plain, o, 4, r);
+    const { added, layerCall } = qkNormAdded(m, 'vllm', 'h100-sxm');
     // 62 calls, each at least the all-reduce's latency and no more than a hidden-state all-reduce's.
-    const layerCall = decodeTpSeconds(plain, o, 4, r) / (2 * m.layers);
+    const r = gpuRates(findGpu('h100-sxm'), defaultTimeOptions(4));
     expect(added).toBeGreaterThan(62 * 1e-6);
     expect(added).toBeLessThanOrEqual(62 * layerCall);
     expect(decodeTpSeconds(m, at(1), 4, r)).toBe(0);

@@ -10,6 +10,15 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { serveShOf } from '../helpers/launch.js';
 
+/** serve.sh of a llama-server Q4_K_M plan of `model` at `seq` tokens on one RTX 4090. */
+function llamaServerQ4km(model: string, seq: number): string {
+  const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq };
+  const arch = resolveModel(model);
+  const options = withEngineDefaults(optionsFromFlags(flags), flags);
+  const gpu = findGpu('rtx-4090');
+  return serveShOf(arch, options, gpu, buildEstimate(arch, options, gpu));
+}
+
 describe('published checkpoints', () => {
   it('Qwen2-VL-7B-Instruct in int4 is Qwen/Qwen2-VL-7B-Instruct-AWQ, with nothing to make', () => {
     const ck = checkpointFor('Qwen/Qwen2-VL-7B-Instruct', 'Qwen/Qwen2-VL-7B-Instruct', 'int4');
@@ -33,11 +42,7 @@ describe('published checkpoints', () => {
   });
 
   it("llama-server fetches Qwen3-30B-A3B-Instruct-2507's Q4_K_M with -hf (unsloth's GGUF)", () => {
-    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq: 16384 };
-    const arch = resolveModel('qwen3-30b-a3b-instruct-2507');
-    const options = withEngineDefaults(optionsFromFlags(flags), flags);
-    const gpu = findGpu('rtx-4090');
-    const sh = serveShOf(arch, options, gpu, buildEstimate(arch, options, gpu));
+    const sh = llamaServerQ4km('qwen3-30b-a3b-instruct-2507', 16384);
     expect(sh).toContain('unsloth/Qwen3-30B-A3B-Instruct-2507-GGUF');
     expect(sh).toMatch(/-hf "\$MODEL:Q4_K_M"/);
     expect(sh).not.toContain('convert_hf_to_gguf.py');
@@ -54,11 +59,7 @@ describe('published checkpoints', () => {
   });
 
   it("llama-server fetches Qwen3-14B's Q4_K_M with -hf", () => {
-    const flags = { method: 'inference', framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 };
-    const arch = resolveModel('qwen3-14b');
-    const options = withEngineDefaults(optionsFromFlags(flags), flags);
-    const gpu = findGpu('rtx-4090');
-    const sh = serveShOf(arch, options, gpu, buildEstimate(arch, options, gpu));
+    const sh = llamaServerQ4km('qwen3-14b', 8192);
     expect(sh).toContain('Qwen/Qwen3-14B-GGUF');
     expect(sh).toMatch(/-hf "\$MODEL:Q4_K_M"/);
     expect(sh).not.toContain('convert_hf_to_gguf.py');

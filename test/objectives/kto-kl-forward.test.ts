@@ -5,28 +5,16 @@
  * DPO has no such pass.
  */
 import { describe, expect, it } from 'vitest';
-import { paramCounts } from '../../src/core/model/params.js';
-import { estimateObjectiveTime } from '../../src/core/time/objective.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
-import { timeOptionsFromFlags } from '../../src/schema/time.js';
-
-const arch = resolveModel('qwen2.5-1.5b');
+import type { RawFlags } from '../../src/schema/flags.js';
+import { objectiveTimeOf } from '../helpers/objective-time.js';
 
 function phases(flags: RawFlags) {
   const f: RawFlags = {
-    model: 'qwen2.5-1.5b',
-    gpu: 'h100-sxm',
-    method: 'lora',
     batch: 4,
     seq: 512,
     ...flags,
   };
-  const o = optionsFromFlags(f);
-  const t = timeOptionsFromFlags(f, o);
-  const r = estimateObjectiveTime(arch, o, findGpu('h100-sxm'), t, paramCounts(arch).total);
-  const forward = r.phases.find((p) => p.phase === 'forward')!.seconds;
+  const { r, forward } = objectiveTimeOf(f);
   const p = r.objectivePhases;
   return {
     training: p.policyTraining,
