@@ -489,22 +489,23 @@ const hasServiceLevel = (ctx: Ctx): boolean =>
 
 /**
  * How far the row's GPU count on owned option `h` at level `l` draws over the largest circuit (<= 0: it fits):
- * a function of the option, level and count, computed once each (L.overCache).
+ * a function of the option, level and count, computed once each (L.overCache). `wallPlanned`: L.wall already holds
+ * that count and level's draw (evalLevels plans it for the cost), else it is planned here on a miss.
  */
-function overAt(L: Loop, f: RowFacts, h: number, l: number): number {
+function overAt(L: Loop, f: RowFacts, h: number, l: number, wallPlanned = false): number {
   const { ctx, lim, t, overCache, wall } = L;
   const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
   let over = overCache[ci]!;
   if (Number.isNaN(over)) {
-    const level = ctx.levels[h]![l]!;
-    planWallWatts(
-      f.count,
-      t.nodeSizeOf[h]!,
-      t.boardW[h]! * level,
-      ctx.s.power.systemDrawW,
-      ctx.eff,
-      wall,
-    );
+    if (!wallPlanned)
+      planWallWatts(
+        f.count,
+        t.nodeSizeOf[h]!,
+        t.boardW[h]! * ctx.levels[h]![l]!,
+        ctx.s.power.systemDrawW,
+        ctx.eff,
+        wall,
+      );
     over = overCache[ci] = circuitOverWatts(wall.full, wall.fullW, wall.lastW, ctx.caps);
   }
   return over;
@@ -532,7 +533,7 @@ function overEveryCircuit(L: Loop, f: RowFacts, r: number, h: number): boolean {
 
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
 function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
-  const { st, ctx, lim, t, overCache, tm, wall } = L;
+  const { st, ctx, lim, t, tm, wall } = L;
   const s = ctx.s;
   const lv = ctx.levels[h]!;
   const rented = t.isRent[h] === 1;
@@ -554,10 +555,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     }
     planWallWatts(f.count, nodeSize, t.boardW[h]! * lv[l]!, s.power.systemDrawW, ctx.eff, wall);
     if (!rented && ctx.caps.length > 0) {
-      const ci = (h * MAX_LEVELS + l) * (lim.maxCount + 1) + f.count;
-      let over = overCache[ci]!;
-      if (Number.isNaN(over))
-        over = overCache[ci] = circuitOverWatts(wall.full, wall.fullW, wall.lastW, ctx.caps);
+      const over = overAt(L, f, h, l, true);
       if (over > 0) {
         prune(st, REASON['circuit-over'], 1, r, h, l, over, ctx.caps[ctx.caps.length - 1]!, over);
         continue;
