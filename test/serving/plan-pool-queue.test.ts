@@ -4,14 +4,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { plan, planReplicas } from '../../src/core/plan/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { estimateTime } from '../../src/core/time/index.js';
-import { modelFacts } from '../../src/core/time/model-facts.js';
-import { queuesOnPool } from '../../src/core/time/pool-queue.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
-import { outputTokensOf } from '../../src/schema/estimate.js';
 import { closeJslpWorkers } from '../../src/solve/index.js';
-import { inputOf } from './plan-input.js';
+import { estimatedRate, inputOf } from './plan-input.js';
 
 afterAll(() => closeJslpWorkers());
 
@@ -44,23 +40,7 @@ describe('a serving plan whose KV pool is short of its batch', () => {
     expect(short.length).toBeGreaterThan(0);
     for (const p of r.plans) {
       const e = buildEstimate(input.arch, p.options, gpu, defaultTimeOptions(p.options.gpus)).time!;
-      // The job's rate: the decode rate of the sequences that run, or what their unqueued latency allows
-      // (Little's law over the prefills: serving-step.ts replicaTokensPerSecond), whichever is lower.
-      // Those c timed as they run, unqueued: SGLang's reserve at a burst of c alone would admit fewer of them
-      // (time/admission-reserve.ts), the planner times the c its pool runs. The time model queues plain decoding
-      // only (pool-queue.ts queuesOnPool: not a DP-attention plan).
-      const c = queuesOnPool(modelFacts(input.arch), p.options)
-        ? Math.min(p.options.batch, p.serving!.sequencesAtMeanContext)
-        : p.options.batch;
-      const run = estimateTime(
-        input.arch,
-        { ...p.options, batch: c },
-        gpu,
-        defaultTimeOptions(p.options.gpus),
-      );
-      const out = outputTokensOf(p.options);
-      const little = (c * out) / (run.ttftSeconds! + (out - 1) * run.tpotSeconds!);
-      const rate = Math.min(run.decodeTokensPerSecond!, little) * p.choices.dp;
+      const rate = estimatedRate(input.arch, p, gpu);
       expect(Math.abs(p.time.tokensPerSecond / rate - 1)).toBeLessThan(2e-3);
       expect(p.time.stepSeconds).toBe(e.stepSeconds);
       if (e.ttftSeconds !== undefined) close(p.time.ttftSeconds!, e.ttftSeconds);

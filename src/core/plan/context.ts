@@ -10,6 +10,7 @@ import { paramCounts } from '../model/params.js';
 import {
   gpuRates,
   modelFacts,
+  textOnlyArch,
   type GpuRates,
   type ModelFacts,
   type TimeOptions,
@@ -169,7 +170,9 @@ export function makeContext(
     caps,
     eff: psuEfficiency(s.power.psu, volts),
     P,
-    facts: modelFacts(input.arch),
+    // A scenario's serving requests carry no images: they run the layers estimateTime times (time/model-facts.ts
+    // servedArch), Llama 3.2 Vision's image cross layers skipped.
+    facts: modelFacts(s.job.kind === 'inference' ? textOnlyArch(input.arch) : input.arch),
     layers: input.arch.groups.reduce((a, g) => a + g.count, 0),
     memoryEvaluations: mem.evaluations ?? mem.device.length,
     baseBits: baseBitsOf(bases),

@@ -16,7 +16,13 @@ export {
   powerKeep,
 } from './hardware.js';
 export type { GpuRates } from './hardware.js';
-export { DECODE_PHASES, TRAIN_PHASES, modelFacts, weightBytes } from './model-facts.js';
+export {
+  DECODE_PHASES,
+  TRAIN_PHASES,
+  modelFacts,
+  textOnlyArch,
+  weightBytes,
+} from './model-facts.js';
 export type { Bound, DecodePhase, ModelFacts, TrainPhase } from './model-facts.js';
 export { trainWork } from './train-work.js';
 export type { MoeDispatch, TrainWork } from './train-work.js';
