@@ -12,7 +12,7 @@
  * the engine's MoE call launches for this model beyond the counted routing chain. `attentionLayer`: per attention layer,
  * kernels the model's attention launches beyond the chain (a q/k norm over every head: its statistic and its apply).
  * `attentionTpAllReduces`: per attention layer under attention TP > 1, the all-reduces of such a norm's per-token
- * statistic (two fp32 a token; time/decode.ts decodeTpSeconds prices each at that message).
+ * statistic (two fp32 a token; time/decode-tp.ts decodeTpSeconds prices each at that message).
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
