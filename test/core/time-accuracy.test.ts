@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -325,8 +325,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (800: 787 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(800);
+  it('scores every scorable case (811: 798 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(811);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -668,6 +668,8 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^recipesq3next-/, 'recipesq3next'],
   [/^vllm17530-/, 'vllm17530'],
   [/^vllm17535-/, 'vllm17535'],
+  [/^llamacpp-16894-/, 'cpp16894'],
+  [/^sglang6885-/, 'sglang6885'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1048,11 +1050,17 @@ const FIELD_BARS = {
   'vllm17530 kind:serving engine:vllm': { count: 3, median: 0.83, p90: 1.115 },
   // Qwen3-235B-A22B-FP8 over TP 4 on MI300X, the same harness: +138.1%, +81.2%, +167.6%.
   'vllm17535 kind:serving engine:vllm': { count: 3, median: 1.381, p90: 1.677 },
+  // llama-batched-bench on Metal (a build of late October 2025; the M2 Ultra inferred), 32 tokens generated after 512 or 4096:
+  // gpt-oss-20b MXFP4 +25.5%, +24.4%, +50.7% at 1, 2, 4 sequences and +32.9% at 4096; Qwen2.5 7B Q8_0 -6.9%, +1.0%, +20.7%
+  // and -3.8%, +6.2%, +28.1% (docs/time-model.md "Serving rows from a Metal batched bench and H20 fused-MoE PRs").
+  'cpp16894 kind:decode engine:llama.cpp': { count: 10, median: 0.226, p90: 0.51 },
+  // DeepSeek-V3-0324 FP8 over TP 8 on 8x H20 under SGLang of early June 2025 (default fused_moe tiles), 8 in flight: +71.2%.
+  'sglang6885 kind:serving engine:sglang': { count: 1, median: 0.713, p90: 0.713 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 416 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
-    expect(fieldRows.length).toBe(416);
+  it('scores the 427 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
+    expect(fieldRows.length).toBe(427);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1252,8 +1260,10 @@ const ENGINE_BARS = {
   // ggml-org/llama.cpp#14262's BF16 Llama 8B rows on an RTX 3090 at microbatch 1 and 2 (-14.8%, +0.5%, scored before any
   // change), 110 rows, 7.3% / 18.5%. The 25 microbatch rows timed without the output head, which llama-bench's prompt
   // test computes for the batch's last token only (harness llama-bench-pp: the dense 16-bit rows 6-17 points closer, the
-  // gpt-oss-20b rows at 1-16 tokens +11..+23%, as its tg rows read): 7.1% / 20.5%.
-  'decode engine:llama.cpp': { count: 110, median: 0.073, p90: 0.205 },
+  // gpt-oss-20b rows at 1-16 tokens +11..+23%, as its tg rows read): 7.1% / 20.5%. With ggml-org/llama.cpp#16894's ten
+  // llama-batched-bench rows on Metal (M2 Ultra inferred; gpt-oss-20b MXFP4 and Qwen2.5 7B Q8_0 at 1, 2 and 4 sequences:
+  // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%.
+  'decode engine:llama.cpp': { count: 120, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1364,7 +1374,9 @@ const ENGINE_BARS = {
   // all scored before any change, 94 rows, 12.6% / 65.2%.
   // With sgl-project/sglang#9162's two DeepSeek-R1 NVFP4 rows on B200 (+11.5%, +21.6%) and sgl-project/sglang#10816's four
   // Qwen3-Next TEP4 rows on H200 and H20 (+16.7..+31.3%), scored before any change: 100 rows, 11.9% / 64.1% -> 13.8% / 58.4%.
-  'serving engine:sglang': { count: 100, median: 0.185, p90: 0.838 },
+  // With sgl-project/sglang#6885's default-tile run (DeepSeek-V3-0324 FP8 on 8x H20, a build of early June 2025: +71.2%, scored
+  // before any change), 101 rows, 11.7% / 58.7%.
+  'serving engine:sglang': { count: 101, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

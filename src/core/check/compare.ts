@@ -29,8 +29,10 @@ import type { RunPlan } from '../../schema/measured.js';
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%, -37%), ms-swift's packed 16K
  *   Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a flagship's efficiency), QwenLM/Qwen's
  *   GPTQ Q-LoRA at 256 tokens (+40%) and BERT-large AMP on a V100 (+37%).
- * - decode: 143 rows, p90 0.192 (LitGPT's StableLM-Alpha 3B bf16 decode on an A100 40GB, +19.2%; the microbatch rows of
- *   llama-bench's prompt test timed without the output head, harness llama-bench-pp). Above it: ggml-org/llama.cpp#19365's
+ * - decode: 153 rows, p90 0.213 (Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build without graphs,
+ *   AUGMXNT/MI300-testing, +21.3%; 0.192 before ggml-org/llama.cpp#16894's ten llama-batched-bench rows on Metal, whose
+ *   four sequences at a time read +20.7..+50.7%: the M2 Ultra's small-batch mat-vec kernels cost more a sequence than the
+ *   estimate's). Above it: ggml-org/llama.cpp#19365's
  *   Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic ggml ops), Llama 3 8B Q4_0 at 16
  *   tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +43.8%), llama.cpp's gpt-oss-20b tg128
  *   rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), gpt-fast's Llama 3.1
@@ -42,10 +44,10 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 352 rows, p90 0.526 (ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%; just below
- *   it sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%, and databasemart's Llama-8B distill burst on an
- *   RTX 4090, +51.1%; just above it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%, and
- *   staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
+ * - serving: 353 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; 0.526 before
+ *   sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%; just below it ree2raz/inference-bench's
+ *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
+ *   just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
  *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
  *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
  *   (gemma-3-4b-it at one request on an A100, tenstorrent/tt-inference-server#521: +54.2% -> +42.1%) lowered it again.
@@ -67,7 +69,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (+30.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.2, serving: 0.53, rl: 0.41 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.54, rl: 0.41 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
