@@ -44,8 +44,9 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 353 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; 0.526 before
- *   sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%; just below it ree2raz/inference-bench's
+ * - serving: 354 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; 0.526 before
+ *   sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%, and vllm-project/vllm#28200's MiniMax-M2
+ *   on 4 H100, +30.6%; just below it ree2raz/inference-bench's
  *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
  *   just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
  *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
