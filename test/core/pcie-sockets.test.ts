@@ -89,3 +89,23 @@ describe('a PCIe ring across two sockets', () => {
     }
   });
 });
+
+describe('dataParallelLink into a scratch', () => {
+  it('writes the answer a fresh call returns into the object passed, for every group shape', () => {
+    const out = { link: 0, latency: 0, allReduceLatency: 0 };
+    for (const gpu of ['rtx-4090', 'h100-sxm', 'a100-80gb-sxm'])
+      for (const [gpus, dp, tp, pp] of [
+        [1, 1, 1, 1],
+        [2, 2, 1, 1],
+        [8, 4, 2, 1],
+        [16, 16, 1, 1],
+        [32, 8, 2, 2],
+      ] as const) {
+        const r = gpuRates(findGpu(gpu), { ...defaultTimeOptions(gpus), gpusPerNode: 8 });
+        const w = { gpus, dp, tp, pp };
+        const fresh = dataParallelLink(w, r);
+        expect(dataParallelLink(w, r, out)).toBe(out);
+        expect({ ...out }).toEqual(fresh);
+      }
+  });
+});

@@ -238,15 +238,27 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
 // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/partitioned_param_coordinator.py).
 const ZERO3_GATHER_PASSES = 2;
 
+/** The data-parallel group's link (dataParallelLink): bus bandwidth (bytes/s) and collective latencies (s). */
+export interface DpLink {
+  link: number;
+  latency: number;
+  allReduceLatency: number;
+}
+
+/** dataParallelLink's scratch for the step's own calls (double fields from the start: core/double-field.ts). */
+const LINK: DpLink = { link: DOUBLE_FIELD, latency: DOUBLE_FIELD, allReduceLatency: DOUBLE_FIELD };
+
 /**
  * The data-parallel group's bus bandwidth (bytes/s) and a collective's latency (s): `latency` a reduce-scatter's or
  * all-gather's, `allReduceLatency` an all-reduce's. Inside one node the measured small-message latency; a group over
- * several nodes adds the ring steps NCCL's tuner prices for it (nccl-ring.ts).
+ * several nodes adds the ring steps NCCL's tuner prices for it (nccl-ring.ts). Written into `out` (the search times
+ * every feasible candidate's step through here: the step's own calls pass one scratch and allocate nothing).
  */
 export function dataParallelLink(
   w: Pick<TrainWork, 'gpus' | 'dp' | 'tp' | 'pp'>,
   r: GpuRates,
-): { link: number; latency: number; allReduceLatency: number } {
+  out: DpLink = { link: 0, latency: 0, allReduceLatency: 0 },
+): DpLink {
   const multiNode = w.gpus > r.gpusPerNode;
   const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
   const ring = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
@@ -262,18 +274,24 @@ export function dataParallelLink(
   const staged = dpGroupInNode <= 2 ? r.peerStaged.pair : r.peerStaged.many;
   const pcie = ring === r.host || staged || link === r.interNode;
   const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
-  const across = (c: RingCollective) =>
-    multiNode ? ringLatencyAcrossNodes(c, w.dp, dpGroupInNode, !pcie) : 0;
-  return {
-    link,
-    latency: base + across('scatter'),
-    allReduceLatency: base + across('all-reduce'),
-  };
+  out.link = link;
+  out.latency = base + acrossNodes('scatter', w.dp, dpGroupInNode, multiNode, pcie);
+  out.allReduceLatency = base + acrossNodes('all-reduce', w.dp, dpGroupInNode, multiNode, pcie);
+  return out;
 }
+
+/** The ring steps a collective of the group adds across nodes (nccl-ring.ts), 0 within one node. */
+const acrossNodes = (
+  c: RingCollective,
+  dp: number,
+  inNode: number,
+  multiNode: boolean,
+  pcie: boolean,
+): number => (multiNode ? ringLatencyAcrossNodes(c, dp, inNode, !pcie) : 0);
 
 /** Communication and host transfers of a step, and what of them compute does not hide. */
 function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
-  const { link: dpLink, latency, allReduceLatency } = dataParallelLink(w, r);
+  const { link: dpLink, latency, allReduceLatency } = dataParallelLink(w, r, LINK);
   // ZeRO-3 gathers: prefetched one unit ahead, hidden behind that micro-batch's compute except what exceeds it. Each
   // collective holds the stream for its latency besides its bytes (NCCL's own time model: latency + bytes / bus
   // bandwidth, tuning.cc ncclTopoGetAlgoTime at NVIDIA/nccl v2.20.5-1), in the two passes that issue them.
@@ -360,7 +378,7 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
 export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number): number {
   if (w.gatherPassBytes === 0 && w.offloadParamPassBytes === 0) return 0;
   const fwd = forward / w.microBatches;
-  const { link, latency } = dataParallelLink(w, r);
+  const { link, latency } = dataParallelLink(w, r, LINK);
   const g = w.gatherPassBytes / link + w.zeroGathers * latency;
   const gather = g > 0 ? g / w.layers + Math.max(0, g - fwd) + Math.min(g, fwd) * NCCL_SM_SHARE : 0;
   const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
