@@ -56,6 +56,8 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { minimaxFlavor } from './minimax.js';
+import { mamba1Mixer, mamba2OnlyMixer, ssmStack } from './ssm.js';
 import { dbrx, gptNeo, mpt } from './mosaic.js';
 import { apertusFlavor, arceeFlavor, jais2Flavor, nemotronFlavor } from './ungated.js';
 import {
@@ -482,6 +484,15 @@ export const HANDLERS: Record<string, Handler> = {
     build: llamaLike({ tiedDefault: false, mixer: jambaMixers, moe: jambaMoe }),
   },
   falcon_h1: { architecture: 'FalconH1ForCausalLM', build: falconH1 },
+  // Attention-free stacks (ssm.ts): HF MambaConfig / FalconMambaConfig tie the embeddings by default, Mamba2Config not.
+  mamba: { architecture: 'MambaForCausalLM', build: ssmStack(mamba1Mixer, true) },
+  falcon_mamba: { architecture: 'FalconMambaForCausalLM', build: ssmStack(mamba1Mixer, true) },
+  mamba2: { architecture: 'Mamba2ForCausalLM', build: ssmStack(mamba2OnlyMixer, false) },
+  // Lightning attention hybrids (minimax.ts): HF MiniMaxConfig, and the checkpoints' own model_types
+  // (MiniMaxAI/MiniMax-Text-01 and MiniMax-M1 config.json), whose auto_map loads their remote code.
+  minimax: { architecture: 'MiniMaxForCausalLM', build: llamaLike(minimaxFlavor) },
+  minimax_text_01: { architecture: 'MiniMaxText01ForCausalLM', build: llamaLike(minimaxFlavor) },
+  minimax_m1: { architecture: 'MiniMaxM1ForCausalLM', build: llamaLike(minimaxFlavor) },
   // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
   bamba: {
     architecture: 'BambaForCausalLM',

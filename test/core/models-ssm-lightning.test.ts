@@ -1,0 +1,120 @@
+// Attention-free state-space stacks (Mamba, Falcon-Mamba, Mamba2) and lightning-attention hybrids (MiniMax-Text-01 /
+// MiniMax-M1): parameters against published counts, a fixed state per sequence in place of a KV cache, and each
+// engine's verdict from its own registry.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { archOf as arch, kvOf } from '../helpers/model-configs.js';
+import { paramCounts, type Arch } from '../../src/core/model/index.js';
+import { VLLM_ARCHITECTURES } from '../../src/core/engines/vllm/architectures.js';
+import { SGLANG_ARCHITECTURES } from '../../src/core/engines/sglang/architectures.js';
+import { LLAMA_CPP_ARCHITECTURES } from '../../src/core/engines/llama-cpp/architectures.js';
+import { HF_ARCHITECTURES } from '../../src/core/engines/hf/architectures.js';
+import { UNSLOTH_ARCHITECTURES } from '../../src/core/engines/unsloth/architectures.js';
+
+const fixture = (name: string): Record<string, unknown> =>
+  JSON.parse(
+    readFileSync(new URL(`../fixtures/models/families/${name}.json`, import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
+const layers = (a: Arch, recurrent: boolean): number =>
+  a.groups.filter((g) => !!g.recurrent === recurrent).reduce((s, g) => s + g.count, 0);
+
+describe('Falcon-Mamba 7B (falcon_mamba): 64 Mamba (v1) layers, no attention', () => {
+  const a = arch(fixture('falcon-mamba-7b'));
+
+  it("gives the Hub's 7.27B (tiiuae/falcon-mamba-7b) and keeps every layer recurrent", () => {
+    expect(paramCounts(a).total).toBe(7_272_665_088);
+    expect([layers(a, false), layers(a, true)]).toEqual([0, 64]);
+  });
+
+  it('keeps a conv window and a scan state per sequence, whatever the context (bf16)', () => {
+    const perLayer = (8192 * 3 + 8192 * 16) * 2;
+    expect(kvOf(a, 4096)).toBe(64 * perLayer);
+    expect(kvOf(a, 262144)).toBe(64 * perLayer);
+    expect(kvOf(a, 4096, 8)).toBe(8 * 64 * perLayer);
+  });
+
+  it('declares no position limit (no max_position_embeddings, no positions)', () => {
+    expect(a.unboundedPositions).toBe(true);
+  });
+});
+
+describe('Mamba2 (mamba2): the Mamba2 mixer alone', () => {
+  it('keeps conv (inner + 2 groups x state) x 3 and heads x head_dim x state per layer', () => {
+    const a = arch({
+      model_type: 'mamba2',
+      hidden_size: 1024,
+      num_heads: 32,
+      head_dim: 64,
+      n_groups: 1,
+      state_size: 128,
+      num_hidden_layers: 8,
+      vocab_size: 1000,
+    });
+    const conv = 2048 + 2 * 128;
+    expect(kvOf(a, 1024)).toBe(8 * (conv * 3 + 32 * 64 * 128) * 2);
+    expect(kvOf(a, 65536)).toBe(kvOf(a, 1024));
+  });
+
+  it('refuses num_heads x head_dim other than expand x hidden_size, naming the field', () => {
+    expect(() =>
+      arch({ model_type: 'mamba2', hidden_size: 1024, num_heads: 30, vocab_size: 10 }),
+    ).toThrow(/num_heads: got 30; expected num_heads x head_dim = expand x hidden_size \(2048\)/);
+  });
+});
+
+describe('MiniMax-M1 (minimax_m1): 70 lightning-attention and 10 softmax layers, 32 experts top-2', () => {
+  const a = arch(fixture('minimax-m1'));
+
+  it('gives the published 456B total and 45.9B activated (MiniMax-Text-01 model card, embeddings aside)', () => {
+    const p = paramCounts(a);
+    expect(p.total).toBe(456_089_655_296);
+    expect(Math.round((p.active - p.embed - p.lmHead) / 1e8) / 10).toBe(45.9);
+  });
+
+  it('reads attn_type_list: a softmax layer after every 7 lightning ones', () => {
+    expect([layers(a, false), layers(a, true)]).toEqual([10, 70]);
+  });
+
+  it('caches KV on the 10 softmax layers only; a lightning layer keeps heads x head_dim^2', () => {
+    const kvPerToken = 10 * 2 * 8 * 128 * 2;
+    expect(kvOf(a, 16384) - kvOf(a, 8192)).toBe(kvPerToken * 8192);
+    const state = kvOf(a, 8192) - kvPerToken * 8192;
+    expect(state).toBe(70 * 64 * 128 * 128 * 2);
+  });
+
+  it('reads the HF layer_types and the default alternation the same way', () => {
+    const types = (fixture('minimax-m1').attn_type_list as number[]).map((t) =>
+      t === 1 ? 'full_attention' : 'linear_attention',
+    );
+    const hf = arch({ ...fixture('minimax-m1'), model_type: 'minimax', layer_types: types });
+    expect(paramCounts(hf).total).toBe(paramCounts(a).total);
+    expect([layers(hf, false), layers(hf, true)]).toEqual([10, 70]);
+  });
+});
+
+describe("each engine's verdict on the new model_types, from its own registry", () => {
+  const ssm = ['mamba', 'falcon_mamba', 'mamba2'];
+  const minimax = ['minimax', 'minimax_text_01', 'minimax_m1'];
+
+  it('vLLM registers all of them (MambaForCausalLM, Mamba2ForCausalLM, FalconMambaForCausalLM, MiniMax*)', () => {
+    for (const t of [...ssm, ...minimax]) expect(VLLM_ARCHITECTURES.runs).toContain(t);
+  });
+
+  it('SGLang 0.5.23 and llama.cpp run the SSMs and refuse MiniMax lightning attention, citing a URL', () => {
+    for (const table of [SGLANG_ARCHITECTURES, LLAMA_CPP_ARCHITECTURES]) {
+      for (const t of ssm) expect(table.runs).toContain(t);
+      for (const t of minimax) {
+        expect(table.runs).not.toContain(t);
+        expect(table.refuses[t]).toBeTruthy();
+      }
+      expect(table.source).toMatch(/^https:\/\//);
+    }
+  });
+
+  it('transformers 5.14.1 and Unsloth (transformers 5.5.0) map the HF types; remote code is refused', () => {
+    for (const table of [HF_ARCHITECTURES, UNSLOTH_ARCHITECTURES]) {
+      for (const t of [...ssm, 'minimax']) expect(table.runs).toContain(t);
+      for (const t of ['minimax_text_01', 'minimax_m1']) expect(table.refuses[t]).toBeTruthy();
+    }
+  });
+});
