@@ -92,9 +92,77 @@ describe('MiniMax-M1 (minimax_m1): 70 lightning-attention and 10 softmax layers,
   });
 });
 
+const defaults = (name: string): Record<string, unknown> =>
+  (
+    JSON.parse(
+      readFileSync(
+        new URL('../fixtures/models/families/transformers-defaults.json', import.meta.url),
+        'utf8',
+      ),
+    ) as Record<string, { config: Record<string, unknown> }>
+  )[name]?.config ?? {};
+
+describe('MiMo-V2-Flash (mimo_v2_flash): 39 sliding layers of 8 KV heads with sinks, 9 full of 4', () => {
+  const a = arch(defaults('mimo_v2_flash'));
+
+  it('gives the published 309B (transformers 308,778,768,832 plus the 47 MoE routers e_score_correction_bias)', () => {
+    expect(paramCounts(a).total).toBe(308_778_768_832 + 47 * 256);
+  });
+
+  it('caches K at head_dim 192 and V at v_head_dim 128; a sliding layer holds at most its 128-token window', () => {
+    const full = 9 * 4 * (192 + 128) * 2;
+    expect(kvOf(a, 8192) - kvOf(a, 4096)).toBe(full * 4096);
+    expect(kvOf(a, 4096) - full * 4096).toBe(39 * 128 * 8 * (192 + 128) * 2);
+  });
+
+  it('reads the checkpoint keys: hybrid_layer_pattern (1 = SWA), moe_layer_freq, sliding_window_size', () => {
+    const cfg = defaults('mimo_v2_flash');
+    const hub = {
+      ...cfg,
+      layer_types: undefined,
+      mlp_layer_types: undefined,
+      sliding_window: undefined,
+      sliding_window_size: 128,
+      hybrid_layer_pattern: (cfg.layer_types as string[]).map((t) =>
+        t === 'sliding_attention' ? 1 : 0,
+      ),
+      moe_layer_freq: [0, ...Array.from({ length: 47 }, () => 1)],
+    };
+    expect(paramCounts(arch(hub)).total).toBe(paramCounts(a).total);
+    expect(kvOf(arch(hub), 4096)).toBe(kvOf(a, 4096));
+  });
+});
+
+describe('LongCat-Flash (longcat_flash): 28 layers of two MLA sublayers, a shortcut MoE with 256 zero experts', () => {
+  const a = arch(defaults('longcat_flash'));
+
+  it("gives the card's 560B: transformers' count less the zero experts' unfilled gate_up rows, plus router biases", () => {
+    const p = paramCounts(a);
+    expect(p.total).toBe(741_053_585_408 - 28 * 256 * 2 * 2048 * 6144 + 28 * 768);
+    // 12 of 768 slots picked, 512 of them real: 8 real experts a token on average (card: ~27B activated).
+    expect(Math.round(p.active / 1e9)).toBe(28);
+  });
+
+  it('caches one 576-wide latent on each of the 56 attention sublayers', () => {
+    expect(kvOf(a, 8192) - kvOf(a, 4096)).toBe(56 * 576 * 2 * 4096);
+  });
+});
+
 describe("each engine's verdict on the new model_types, from its own registry", () => {
   const ssm = ['mamba', 'falcon_mamba', 'mamba2'];
   const minimax = ['minimax', 'minimax_text_01', 'minimax_m1'];
+
+  it('MiMo-V2-Flash and LongCat-Flash: vLLM and SGLang run both; llama.cpp has MIMO2 but no LongCat arch', () => {
+    for (const t of ['mimo_v2_flash', 'longcat_flash']) {
+      expect(VLLM_ARCHITECTURES.runs).toContain(t);
+      expect(SGLANG_ARCHITECTURES.runs).toContain(t);
+      expect(HF_ARCHITECTURES.runs).toContain(t);
+    }
+    expect(LLAMA_CPP_ARCHITECTURES.runs).toContain('mimo_v2_flash');
+    expect(LLAMA_CPP_ARCHITECTURES.refuses.longcat_flash).toMatch(/gguf/);
+    expect(UNSLOTH_ARCHITECTURES.refuses.mimo_v2_flash).toMatch(/5\.5\.0/);
+    expect(UNSLOTH_ARCHITECTURES.runs).toContain('longcat_flash');
+  });
 
   it('vLLM registers all of them (MambaForCausalLM, Mamba2ForCausalLM, FalconMambaForCausalLM, MiniMax*)', () => {
     for (const t of [...ssm, ...minimax]) expect(VLLM_ARCHITECTURES.runs).toContain(t);

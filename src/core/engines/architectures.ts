@@ -48,7 +48,7 @@ export const VLM_WRAPPERS = [
 /**
  * The decoder model_types transformers maps in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES (modeling_auto.py read at
  * 00100232; qwen3_5* added in v5.8.0 with its "VLM compatibility" entries, glm4_moe_lite in v5; deepseek_v32 through
- * afmoe and mamba, falcon_mamba, mamba2, minimax as the 5.14.1 wheel maps them, gemma4 and gemma3n to their *ForConditionalGeneration): gemma3,
+ * afmoe and mamba through longcat_flash as the 5.14.1 wheel maps them, gemma4 and gemma3n to their *ForConditionalGeneration): gemma3,
  * llama4 and mllama load through AutoModelForCausalLM although their checkpoints are multimodal (gemma3 as
  * Gemma3ForConditionalGeneration; mllama and llama4 as their text-only *ForCausalLM, auto_factory.py handing
  * them get_text_config(), so train.py loads any config with a vision_config through AutoModelForImageTextToText).
@@ -63,7 +63,7 @@ export const HF_CAUSAL = [
   'seed_oss', 'ernie4_5', 'ernie4_5_moe', 'hunyuan_v1_dense', 'hunyuan_v1_moe', 'olmoe', 'phimoe',
   'minimax_m2', 'lfm2', 'lfm2_moe', 'jamba', 'falcon_h1', 'bamba', 'deepseek_v32', 'glm_moe_dsa', 'apertus',
   'arcee', 'jais2', 'nemotron', 'mpt', 'gpt_neo', 'gemma4_text', 'gemma4', 'gemma3n_text', 'gemma3n', 'dbrx',
-  'afmoe', 'mamba', 'falcon_mamba', 'mamba2', 'minimax',
+  'afmoe', 'mamba', 'falcon_mamba', 'mamba2', 'minimax', 'mimo_v2_flash', 'longcat_flash',
 ]; // prettier-ignore
 
 /**

@@ -35,6 +35,10 @@ const LLAMA_CPP_REFUSES = {
     'minimax_text_01',
     'minimax_m1',
   ),
+  ...refused(
+    'gguf-py names no LongCat-Flash architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
+    'longcat_flash',
+  ),
 };
 /** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
 export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {

@@ -8,6 +8,9 @@ import {
   type ArchitectureTable,
 } from '../architectures.js';
 
+// model_types the transformers 5.5.0 wheel has no models/<type>/ folder for (read from the wheel's file list).
+const ABOVE_5_5 = ['mimo_v2_flash'];
+
 /** Unsloth 2026.10.9: FastLanguageModel hands every model_type it has no fast path for to FastModel. */
 export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   engines: ['unsloth'],
@@ -18,7 +21,9 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   source:
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
   runs: [
-    ...HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && !['bert', 'deepseek_v32'].includes(t)),
+    ...HF_CAUSAL.filter(
+      (t) => !t.startsWith('qwen3_5') && !['bert', 'deepseek_v32', ...ABOVE_5_5].includes(t),
+    ),
     ...VLM_WRAPPERS.filter((t) => !t.endsWith('_moe')),
   ],
   refuses: {
@@ -47,6 +52,10 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
     ...refused(
       'transformers 5.5.0, the highest Unsloth allows, maps no deepseek_v32 (models/auto/modeling_auto.py of the 5.5.0 wheel)',
       'deepseek_v32',
+    ),
+    ...refused(
+      'transformers 5.5.0, the highest Unsloth allows, has no such model (no models/<type>/ in the 5.5.0 wheel; it entered later)',
+      ...ABOVE_5_5,
     ),
   },
   // FastVisionModel (FastModel) fine-tunes the MoE VLM wrappers and FastModel loads BERT (loader.py hands both on

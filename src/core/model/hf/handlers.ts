@@ -56,6 +56,8 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { longcatFlash } from './longcat.js';
+import { mimoV2Flash } from './mimo.js';
 import { minimaxFlavor } from './minimax.js';
 import { mamba1Mixer, mamba2OnlyMixer, ssmStack } from './ssm.js';
 import { dbrx, gptNeo, mpt } from './mosaic.js';
@@ -493,6 +495,8 @@ export const HANDLERS: Record<string, Handler> = {
   minimax: { architecture: 'MiniMaxForCausalLM', build: llamaLike(minimaxFlavor) },
   minimax_text_01: { architecture: 'MiniMaxText01ForCausalLM', build: llamaLike(minimaxFlavor) },
   minimax_m1: { architecture: 'MiniMaxM1ForCausalLM', build: llamaLike(minimaxFlavor) },
+  mimo_v2_flash: { architecture: 'MiMoV2FlashForCausalLM', build: mimoV2Flash },
+  longcat_flash: { architecture: 'LongcatFlashForCausalLM', build: longcatFlash },
   // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
   bamba: {
     architecture: 'BambaForCausalLM',
