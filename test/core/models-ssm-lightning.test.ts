@@ -148,9 +148,33 @@ describe('LongCat-Flash (longcat_flash): 28 layers of two MLA sublayers, a short
   });
 });
 
+describe('Kimi Linear 48B-A3B (kimi_linear): 20 KDA layers (1-based kda_layers) and 7 MLA layers', () => {
+  const a = arch(fixture('kimi-linear-48b-a3b'));
+
+  it('counts 49.12B (card: 48B total, 3B activated; 2.73B activated without the embeddings)', () => {
+    const p = paramCounts(a);
+    expect(p.total).toBe(49_122_681_728);
+    expect(Math.round((p.active - p.embed - p.lmHead) / 1e7) / 100).toBe(2.73);
+    expect([layers(a, false), layers(a, true)]).toEqual([7, 20]);
+  });
+
+  it('caches a 576-wide latent on the MLA layers; a KDA layer keeps three conv windows and 32 x 128 x 128', () => {
+    expect(kvOf(a, 2048) - kvOf(a, 1024)).toBe(7 * 576 * 2 * 1024);
+    const state = kvOf(a, 1024) - 7 * 576 * 2 * 1024;
+    // transformers-style dtypes without an engine: the conv windows in bf16, the delta-rule state in fp32.
+    expect(state).toBe(20 * (3 * 4096 * 3 * 2 + 32 * 128 * 128 * 4));
+  });
+});
+
 describe("each engine's verdict on the new model_types, from its own registry", () => {
   const ssm = ['mamba', 'falcon_mamba', 'mamba2'];
   const minimax = ['minimax', 'minimax_text_01', 'minimax_m1'];
+
+  it('Kimi Linear is remote code: vLLM, SGLang 0.5.23 (kimi_linear.py) and llama.cpp (KIMI_LINEAR) run it', () => {
+    for (const table of [VLLM_ARCHITECTURES, SGLANG_ARCHITECTURES, LLAMA_CPP_ARCHITECTURES])
+      expect(table.runs).toContain('kimi_linear');
+    expect(HF_ARCHITECTURES.refuses.kimi_linear).toMatch(/trust_remote_code/);
+  });
 
   it('MiMo-V2-Flash and LongCat-Flash: vLLM and SGLang run both; llama.cpp has MIMO2 but no LongCat arch', () => {
     for (const t of ['mimo_v2_flash', 'longcat_flash']) {

@@ -70,10 +70,11 @@ export const HF_CAUSAL = [
  * model_types transformers does not map, whose config.json names a registered architecture class and points its
  * auto_map at the checkpoint's own code: Kimi K2 (model_type kimi_k2, architectures [DeepseekV3ForCausalLM],
  * moonshotai/Kimi-K2-Instruct config.json), MiniMax-Text-01 and MiniMax-M1 (minimax_text_01 / minimax_m1,
- * [MiniMaxText01ForCausalLM] / [MiniMaxM1ForCausalLM], MiniMaxAI's config.json). Engines that dispatch on
+ * [MiniMaxText01ForCausalLM] / [MiniMaxM1ForCausalLM], MiniMaxAI's config.json), Kimi Linear (kimi_linear,
+ * [KimiLinearForCausalLM], moonshotai/Kimi-Linear-48B-A3B-Instruct config.json). Engines that dispatch on
  * `architectures` run them as that class where they register it.
  */
-export const REMOTE_CODE = ['kimi_k2', 'minimax_text_01', 'minimax_m1'];
+export const REMOTE_CODE = ['kimi_k2', 'minimax_text_01', 'minimax_m1', 'kimi_linear'];
 
 /**
  * The model_types the HF refusals name for what vramplan's train.py and generate.py load, not for what the

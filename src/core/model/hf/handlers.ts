@@ -56,6 +56,7 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { kimiLinear } from './kimi.js';
 import { longcatFlash } from './longcat.js';
 import { mimoV2Flash } from './mimo.js';
 import { minimaxFlavor } from './minimax.js';
@@ -497,6 +498,8 @@ export const HANDLERS: Record<string, Handler> = {
   minimax_m1: { architecture: 'MiniMaxM1ForCausalLM', build: llamaLike(minimaxFlavor) },
   mimo_v2_flash: { architecture: 'MiMoV2FlashForCausalLM', build: mimoV2Flash },
   longcat_flash: { architecture: 'LongcatFlashForCausalLM', build: longcatFlash },
+  // Remote code (moonshotai/Kimi-Linear-48B-A3B-Instruct config.json auto_map), read as vLLM kimi_linear.py builds it.
+  kimi_linear: { architecture: 'KimiLinearForCausalLM', build: kimiLinear },
   // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
   bamba: {
     architecture: 'BambaForCausalLM',
