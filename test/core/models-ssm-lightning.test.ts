@@ -166,9 +166,30 @@ describe('Kimi Linear 48B-A3B (kimi_linear): 20 KDA layers (1-based kda_layers) 
   });
 });
 
+describe('Qwen3-Omni (qwen3_omni_moe): the thinker vLLM serves', () => {
+  const a = arch(fixture('qwen3-omni-thinker'));
+
+  it("gives transformers' own Qwen3OmniMoeThinkerForConditionalGeneration count (text, vision tower, AuT encoder)", () => {
+    // transformers 5.14.1 on the meta device with this thinker_config: 31,748,966,512; the audio tower 649,894,784.
+    expect(paramCounts(a).total).toBe(31_748_966_512);
+  });
+
+  it('caches KV on its 48 Qwen3-MoE text layers only (4 KV heads x 128)', () => {
+    expect(kvOf(a, 8192) - kvOf(a, 4096)).toBe(48 * 2 * 4 * 128 * 2 * 4096);
+  });
+});
+
 describe("each engine's verdict on the new model_types, from its own registry", () => {
   const ssm = ['mamba', 'falcon_mamba', 'mamba2'];
   const minimax = ['minimax', 'minimax_text_01', 'minimax_m1'];
+
+  it('Qwen3-Omni: vLLM and SGLang serve the thinker; llama.cpp has no gguf arch; HF scripts load no omni class', () => {
+    expect(VLLM_ARCHITECTURES.runs).toContain('qwen3_omni_moe');
+    expect(SGLANG_ARCHITECTURES.runs).toContain('qwen3_omni_moe');
+    expect(LLAMA_CPP_ARCHITECTURES.refuses.qwen3_omni_moe).toMatch(/gguf/);
+    expect(HF_ARCHITECTURES.refuses.qwen3_omni_moe).toMatch(/AutoModelForMultimodalLM/);
+    expect(HF_ARCHITECTURES.writerOnly).toContain('qwen3_omni_moe');
+  });
 
   it('Kimi Linear is remote code: vLLM, SGLang 0.5.23 (kimi_linear.py) and llama.cpp (KIMI_LINEAR) run it', () => {
     for (const table of [VLLM_ARCHITECTURES, SGLANG_ARCHITECTURES, LLAMA_CPP_ARCHITECTURES])

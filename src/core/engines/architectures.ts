@@ -77,12 +77,18 @@ export const HF_CAUSAL = [
 export const REMOTE_CODE = ['kimi_k2', 'minimax_text_01', 'minimax_m1', 'kimi_linear'];
 
 /**
+ * Any-to-any wrappers transformers maps only to AutoModelForMultimodalLM and AutoModelForTextToWaveform, not to a
+ * causal or image-text-to-text class (modeling_auto.py at 00100232: qwen3_omni_moe). vLLM and SGLang serve their thinker.
+ */
+export const OMNI = ['qwen3_omni_moe'];
+
+/**
  * The model_types the HF refusals name for what vramplan's train.py and generate.py load, not for what the
  * libraries run: transformers maps T5 to AutoModelForSeq2SeqLM (modeling_auto.py at 00100232), which TRL's
  * SFTTrainer and PEFT train; generate.py also leaves out the wrappers, which transformers maps only to
  * AutoModelForImageTextToText.
  */
-export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5'];
+export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5', ...OMNI];
 
 /**
  * Encoder-only model_types transformers maps to AutoModelForCausalLM (bert: BertLMHeadModel) whose self-attention
@@ -112,6 +118,10 @@ export const HF_TRAIN_REFUSES = {
     't5',
     'mt5',
   ),
+  ...refused(
+    'train.py and generate.py load AutoModelForCausalLM or AutoModelForImageTextToText, and transformers maps this any-to-any model to neither (only AutoModelForMultimodalLM)',
+    ...OMNI,
+  ),
 };
 
 /** What hf-generate refuses: the training refusals, and the wrappers generate.py's causal class does not load. */
@@ -127,7 +137,7 @@ export const HF_GENERATE_REFUSES = {
 export const allBut = (keep: readonly string[], why: string): Record<string, string> =>
   refused(
     why,
-    ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS, ...REMOTE_CODE].filter(
+    ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS, ...REMOTE_CODE, ...OMNI].filter(
       (t) => !keep.includes(t),
     ),
   );

@@ -39,6 +39,10 @@ const LLAMA_CPP_REFUSES = {
     'gguf-py names no LongCat-Flash architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
     'longcat_flash',
   ),
+  ...refused(
+    'gguf-py names no Qwen3-Omni thinker architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
+    'qwen3_omni_moe',
+  ),
 };
 /** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
 export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {

@@ -3,6 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  OMNI,
   REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
@@ -41,7 +42,10 @@ export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   // The release tag of the wheel it was read from (the 2024 commit other files cite predates these files).
   source: `https://github.com/sgl-project/sglang/tree/v${SGLANG_VERSION}/python/sglang/srt/models`,
   // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2).
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !SGLANG_REFUSED.includes(t)),
+  // OMNI: qwen3_omni_moe.py's EntryClass Qwen3OmniMoeForConditionalGeneration.
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE, ...OMNI].filter(
+    (t) => !SGLANG_REFUSED.includes(t),
+  ),
   refuses: refused(
     'SGLang has no native model class for it (python/sglang/srt/models/)',
     ...SGLANG_REFUSED,

@@ -62,7 +62,7 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   // past the fast paths); the launcher writes neither. The dense wrappers run: unsloth 2026.10.9 models/loader.py
   // FastLanguageModel.from_pretrained hands a config with a vision_config to FastModel (AutoModelForImageTextToText,
   // which transformers 5.5.0 maps for all nine wrappers); FastVisionModel is FastModel.
-  writerOnly: ['qwen3_vl_moe', 'glm4v_moe', 'bert'],
+  writerOnly: ['qwen3_vl_moe', 'glm4v_moe', 'bert', 'qwen3_omni_moe'],
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */

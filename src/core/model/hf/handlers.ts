@@ -59,6 +59,7 @@ import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
 import { kimiLinear } from './kimi.js';
 import { longcatFlash } from './longcat.js';
 import { mimoV2Flash } from './mimo.js';
+import { qwen3OmniThinker } from './omni.js';
 import { minimaxFlavor } from './minimax.js';
 import { mamba1Mixer, mamba2OnlyMixer, ssmStack } from './ssm.js';
 import { dbrx, gptNeo, mpt } from './mosaic.js';
@@ -500,6 +501,11 @@ export const HANDLERS: Record<string, Handler> = {
   longcat_flash: { architecture: 'LongcatFlashForCausalLM', build: longcatFlash },
   // Remote code (moonshotai/Kimi-Linear-48B-A3B-Instruct config.json auto_map), read as vLLM kimi_linear.py builds it.
   kimi_linear: { architecture: 'KimiLinearForCausalLM', build: kimiLinear },
+  // vLLM serves the thinker (omni.ts); its text model is Qwen3-MoE (HF Qwen3OmniMoeThinkerTextConfig).
+  qwen3_omni_moe: {
+    architecture: 'Qwen3OmniMoeForConditionalGeneration',
+    build: qwen3OmniThinker((t) => textBuild('qwen3_moe', t)),
+  },
   // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
   bamba: {
     architecture: 'BambaForCausalLM',
