@@ -48,7 +48,7 @@ export const VLM_WRAPPERS = [
 /**
  * The decoder model_types transformers maps in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES (modeling_auto.py read at
  * 00100232; qwen3_5* added in v5.8.0 with its "VLM compatibility" entries, glm4_moe_lite in v5; deepseek_v32 through
- * afmoe as the 5.14.1 wheel maps them, gemma4 and gemma3n to their *ForConditionalGeneration): gemma3,
+ * afmoe and mamba through longcat_flash as the 5.14.1 wheel maps them, gemma4 and gemma3n to their *ForConditionalGeneration): gemma3,
  * llama4 and mllama load through AutoModelForCausalLM although their checkpoints are multimodal (gemma3 as
  * Gemma3ForConditionalGeneration; mllama and llama4 as their text-only *ForCausalLM, auto_factory.py handing
  * them get_text_config(), so train.py loads any config with a vision_config through AutoModelForImageTextToText).
@@ -63,15 +63,24 @@ export const HF_CAUSAL = [
   'seed_oss', 'ernie4_5', 'ernie4_5_moe', 'hunyuan_v1_dense', 'hunyuan_v1_moe', 'olmoe', 'phimoe',
   'minimax_m2', 'lfm2', 'lfm2_moe', 'jamba', 'falcon_h1', 'bamba', 'deepseek_v32', 'glm_moe_dsa', 'apertus',
   'arcee', 'jais2', 'nemotron', 'mpt', 'gpt_neo', 'gemma4_text', 'gemma4', 'gemma3n_text', 'gemma3n', 'dbrx',
-  'afmoe',
+  'afmoe', 'mamba', 'falcon_mamba', 'mamba2', 'minimax', 'mimo_v2_flash', 'longcat_flash',
 ]; // prettier-ignore
 
 /**
  * model_types transformers does not map, whose config.json names a registered architecture class and points its
  * auto_map at the checkpoint's own code: Kimi K2 (model_type kimi_k2, architectures [DeepseekV3ForCausalLM],
- * moonshotai/Kimi-K2-Instruct config.json). Engines that dispatch on `architectures` run them as that class.
+ * moonshotai/Kimi-K2-Instruct config.json), MiniMax-Text-01 and MiniMax-M1 (minimax_text_01 / minimax_m1,
+ * [MiniMaxText01ForCausalLM] / [MiniMaxM1ForCausalLM], MiniMaxAI's config.json), Kimi Linear (kimi_linear,
+ * [KimiLinearForCausalLM], moonshotai/Kimi-Linear-48B-A3B-Instruct config.json). Engines that dispatch on
+ * `architectures` run them as that class where they register it.
  */
-export const REMOTE_CODE = ['kimi_k2'];
+export const REMOTE_CODE = ['kimi_k2', 'minimax_text_01', 'minimax_m1', 'kimi_linear'];
+
+/**
+ * Any-to-any wrappers transformers maps only to AutoModelForMultimodalLM and AutoModelForTextToWaveform, not to a
+ * causal or image-text-to-text class (modeling_auto.py at 00100232: qwen3_omni_moe). vLLM and SGLang serve their thinker.
+ */
+export const OMNI = ['qwen3_omni_moe'];
 
 /**
  * The model_types the HF refusals name for what vramplan's train.py and generate.py load, not for what the
@@ -79,7 +88,7 @@ export const REMOTE_CODE = ['kimi_k2'];
  * SFTTrainer and PEFT train; generate.py also leaves out the wrappers, which transformers maps only to
  * AutoModelForImageTextToText.
  */
-export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5'];
+export const HF_TRAIN_WRITER_ONLY = ['t5', 'mt5', ...OMNI];
 
 /**
  * Encoder-only model_types transformers maps to AutoModelForCausalLM (bert: BertLMHeadModel) whose self-attention
@@ -109,6 +118,10 @@ export const HF_TRAIN_REFUSES = {
     't5',
     'mt5',
   ),
+  ...refused(
+    'train.py and generate.py load AutoModelForCausalLM or AutoModelForImageTextToText, and transformers maps this any-to-any model to neither (only AutoModelForMultimodalLM)',
+    ...OMNI,
+  ),
 };
 
 /** What hf-generate refuses: the training refusals, and the wrappers generate.py's causal class does not load. */
@@ -124,7 +137,7 @@ export const HF_GENERATE_REFUSES = {
 export const allBut = (keep: readonly string[], why: string): Record<string, string> =>
   refused(
     why,
-    ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS, ...REMOTE_CODE].filter(
+    ...[...HF_CAUSAL, 't5', 'mt5', ...VLM_WRAPPERS, ...REMOTE_CODE, ...OMNI].filter(
       (t) => !keep.includes(t),
     ),
   );

@@ -101,8 +101,11 @@ export interface LayerGroup {
  * conv channels x (kernel - 1) and a temporal state of heads x key dim x value dim).
  */
 export interface RecurrentState {
-  /** Mamba (v1) reads as inner-channel heads of d_state x 1; a short conv (LFM2) keeps only its conv window. */
-  kind: 'gated-deltanet' | 'mamba2' | 'mamba' | 'short-conv';
+  /**
+   * Mamba (v1) reads as inner-channel heads of d_state x 1; a short conv (LFM2) keeps only its conv window;
+   * lightning attention (MiniMax) keeps K^T V per head (head_dim x head_dim) and no conv window.
+   */
+  kind: 'gated-deltanet' | 'mamba2' | 'mamba' | 'short-conv' | 'lightning';
   /** Heads of the state (value heads) and its key and value widths (Mamba2: head dim x state size). */
   heads: number;
   keyDim: number;

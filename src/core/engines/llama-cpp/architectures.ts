@@ -27,6 +27,22 @@ const LLAMA_CPP_REFUSES = {
     'gpt_neo',
     'deepseek_v32',
   ),
+  // gguf 0.19.0 gguf/constants.py MODEL_ARCH names MAMBA and MAMBA2 (Falcon-Mamba converts as MAMBA) and
+  // MINIMAXM2, but no MiniMax-Text-01 / M1 architecture: no lightning-attention tensors.
+  ...refused(
+    'gguf-py names no MiniMax-Text-01 / MiniMax-M1 architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH has MINIMAXM2 only), so convert_hf_to_gguf.py registers no converter for it',
+    'minimax',
+    'minimax_text_01',
+    'minimax_m1',
+  ),
+  ...refused(
+    'gguf-py names no LongCat-Flash architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
+    'longcat_flash',
+  ),
+  ...refused(
+    'gguf-py names no Qwen3-Omni thinker architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
+    'qwen3_omni_moe',
+  ),
 };
 /** llama.cpp: the architectures convert_hf_to_gguf.py registers (a GGUF llama-server can generate from). */
 export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {

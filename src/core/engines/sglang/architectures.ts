@@ -3,6 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  OMNI,
   REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
@@ -22,11 +23,15 @@ const SGLANG_REFUSED = [
   'nemotron',
   'mpt',
   'gpt_neo',
+  'minimax', // no MiniMaxText01 / MiniMaxM1 / MiniMaxForCausalLM EntryClass (minimax_m2.py, minimax_m3.py only)
+  'minimax_text_01',
+  'minimax_m1',
 ];
 /**
  * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
  * falcon.py, gpt_neox.py, jamba.py, starcoder2.py, smollm3.py, granitemoeshared.py, seed_oss.py present; apertus.py,
- * arcee.py, gemma3n_causal.py, gemma3n_mm.py, gemma4_causal.py, gemma4_mm.py present, DeepseekV32ForCausalLM in
+ * arcee.py, gemma3n_causal.py, gemma3n_mm.py, gemma4_causal.py, gemma4_mm.py, mamba.py, falcon_mamba.py, mamba2.py
+ * present, DeepseekV32ForCausalLM in
  * deepseek_v2.py's and GlmMoeDsaForCausalLM in glm4_moe.py's EntryClass).
  */
 export const SGLANG_ARCHITECTURES: ArchitectureTable = {
@@ -37,7 +42,10 @@ export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   // The release tag of the wheel it was read from (the 2024 commit other files cite predates these files).
   source: `https://github.com/sgl-project/sglang/tree/v${SGLANG_VERSION}/python/sglang/srt/models`,
   // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2).
-  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !SGLANG_REFUSED.includes(t)),
+  // OMNI: qwen3_omni_moe.py's EntryClass Qwen3OmniMoeForConditionalGeneration.
+  runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE, ...OMNI].filter(
+    (t) => !SGLANG_REFUSED.includes(t),
+  ),
   refuses: refused(
     'SGLang has no native model class for it (python/sglang/srt/models/)',
     ...SGLANG_REFUSED,

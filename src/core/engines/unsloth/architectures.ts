@@ -8,6 +8,9 @@ import {
   type ArchitectureTable,
 } from '../architectures.js';
 
+// model_types the transformers 5.5.0 wheel has no models/<type>/ folder for (read from the wheel's file list).
+const ABOVE_5_5 = ['mimo_v2_flash'];
+
 /** Unsloth 2026.10.9: FastLanguageModel hands every model_type it has no fast path for to FastModel. */
 export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   engines: ['unsloth'],
@@ -18,7 +21,9 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
   source:
     'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth/models/loader.py#L828-L907',
   runs: [
-    ...HF_CAUSAL.filter((t) => !t.startsWith('qwen3_5') && !['bert', 'deepseek_v32'].includes(t)),
+    ...HF_CAUSAL.filter(
+      (t) => !t.startsWith('qwen3_5') && !['bert', 'deepseek_v32', ...ABOVE_5_5].includes(t),
+    ),
     ...VLM_WRAPPERS.filter((t) => !t.endsWith('_moe')),
   ],
   refuses: {
@@ -48,12 +53,16 @@ export const UNSLOTH_ARCHITECTURES: ArchitectureTable = {
       'transformers 5.5.0, the highest Unsloth allows, maps no deepseek_v32 (models/auto/modeling_auto.py of the 5.5.0 wheel)',
       'deepseek_v32',
     ),
+    ...refused(
+      'transformers 5.5.0, the highest Unsloth allows, has no such model (no models/<type>/ in the 5.5.0 wheel; it entered later)',
+      ...ABOVE_5_5,
+    ),
   },
   // FastVisionModel (FastModel) fine-tunes the MoE VLM wrappers and FastModel loads BERT (loader.py hands both on
   // past the fast paths); the launcher writes neither. The dense wrappers run: unsloth 2026.10.9 models/loader.py
   // FastLanguageModel.from_pretrained hands a config with a vision_config to FastModel (AutoModelForImageTextToText,
   // which transformers 5.5.0 maps for all nine wrappers); FastVisionModel is FastModel.
-  writerOnly: ['qwen3_vl_moe', 'glm4v_moe', 'bert'],
+  writerOnly: ['qwen3_vl_moe', 'glm4v_moe', 'bert', 'qwen3_omni_moe'],
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */

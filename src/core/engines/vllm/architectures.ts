@@ -3,6 +3,7 @@ import {
   architectureRule,
   refused,
   HF_CAUSAL,
+  OMNI,
   REMOTE_CODE,
   VLM_WRAPPERS,
   type ArchitectureTable,
@@ -13,6 +14,8 @@ const VLLM_RUNS = [
   ...HF_CAUSAL.filter((t) => !['bert', 'mllama', 'gpt_neo'].includes(t)),
   ...VLM_WRAPPERS,
   ...REMOTE_CODE,
+  // Qwen3OmniMoeForConditionalGeneration -> Qwen3OmniMoeThinkerForConditionalGeneration (_MULTIMODAL_MODELS).
+  ...OMNI,
 ];
 /**
  * vLLM: _TEXT_GENERATION_MODELS and _MULTIMODAL_MODELS of registry.py (read at 0002bff0; Qwen3.5 and

@@ -56,6 +56,12 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { kimiLinear } from './kimi.js';
+import { longcatFlash } from './longcat.js';
+import { mimoV2Flash } from './mimo.js';
+import { qwen3OmniThinker } from './omni.js';
+import { minimaxFlavor } from './minimax.js';
+import { mamba1Mixer, mamba2OnlyMixer, ssmStack } from './ssm.js';
 import { dbrx, gptNeo, mpt } from './mosaic.js';
 import { apertusFlavor, arceeFlavor, jais2Flavor, nemotronFlavor } from './ungated.js';
 import {
@@ -482,6 +488,24 @@ export const HANDLERS: Record<string, Handler> = {
     build: llamaLike({ tiedDefault: false, mixer: jambaMixers, moe: jambaMoe }),
   },
   falcon_h1: { architecture: 'FalconH1ForCausalLM', build: falconH1 },
+  // Attention-free stacks (ssm.ts): HF MambaConfig / FalconMambaConfig tie the embeddings by default, Mamba2Config not.
+  mamba: { architecture: 'MambaForCausalLM', build: ssmStack(mamba1Mixer, true) },
+  falcon_mamba: { architecture: 'FalconMambaForCausalLM', build: ssmStack(mamba1Mixer, true) },
+  mamba2: { architecture: 'Mamba2ForCausalLM', build: ssmStack(mamba2OnlyMixer, false) },
+  // Lightning attention hybrids (minimax.ts): HF MiniMaxConfig, and the checkpoints' own model_types
+  // (MiniMaxAI/MiniMax-Text-01 and MiniMax-M1 config.json), whose auto_map loads their remote code.
+  minimax: { architecture: 'MiniMaxForCausalLM', build: llamaLike(minimaxFlavor) },
+  minimax_text_01: { architecture: 'MiniMaxText01ForCausalLM', build: llamaLike(minimaxFlavor) },
+  minimax_m1: { architecture: 'MiniMaxM1ForCausalLM', build: llamaLike(minimaxFlavor) },
+  mimo_v2_flash: { architecture: 'MiMoV2FlashForCausalLM', build: mimoV2Flash },
+  longcat_flash: { architecture: 'LongcatFlashForCausalLM', build: longcatFlash },
+  // Remote code (moonshotai/Kimi-Linear-48B-A3B-Instruct config.json auto_map), read as vLLM kimi_linear.py builds it.
+  kimi_linear: { architecture: 'KimiLinearForCausalLM', build: kimiLinear },
+  // vLLM serves the thinker (omni.ts); its text model is Qwen3-MoE (HF Qwen3OmniMoeThinkerTextConfig).
+  qwen3_omni_moe: {
+    architecture: 'Qwen3OmniMoeForConditionalGeneration',
+    build: qwen3OmniThinker((t) => textBuild('qwen3_moe', t)),
+  },
   // HF BambaConfig default tie_word_embeddings=False; input_layernorm + pre_ff_layernorm, SwiGLU MLP every layer.
   bamba: {
     architecture: 'BambaForCausalLM',
