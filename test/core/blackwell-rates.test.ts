@@ -21,6 +21,11 @@ describe('Blackwell (compute capability 10.x) rates', () => {
     expect(rates('b200').gemm16 / 2250e12).toBeCloseTo(0.65, 6);
   });
 
+  it("gives B300 (Blackwell Ultra, 10.3) the B200's measured GEMM share, not Ampere's 0.8", () => {
+    expect(rates('b300').gemm16 / 2250e12).toBeCloseTo(0.65, 6);
+    expect(rates('b300').hopper).toBe(true);
+  });
+
   it("leaves Hopper's FlashAttention share and the GeForce Blackwell die alone", () => {
     expect(rates('h100-sxm').attn / 989.4e12).toBeCloseTo(0.35, 6);
     const rtx = rates('rtx-5090');

@@ -406,8 +406,12 @@ function attnEff(g: Gpu, hopper: boolean): number {
   return isGeforceHalfRateAccumulate(g) ? ATTN_EFF_GEFORCE : ATTN_EFF_AMPERE;
 }
 
+/**
+ * Hopper and datacenter Blackwell (B100/B200/GB200, and Blackwell Ultra's B300 on the same SM100-family tensor cores and
+ * 2.25 PFLOPS dense BF16): their GEMMs at Hopper's share, which torch bf16 matmuls on a B200 match (pytorch/ao#2427).
+ */
 function isHopperClass(g: Gpu): boolean {
-  return /Hopper|Blackwell \(GB1/i.test(g.architecture);
+  return /Hopper|Blackwell (?:Ultra )?\(GB1/i.test(g.architecture);
 }
 
 /**
