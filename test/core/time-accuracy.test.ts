@@ -868,7 +868,7 @@ const FIELD_BARS = {
   // (+115.6%) with the GEMMs at DeepGEMM's large-M rate and the attention at the 16-bit one (engines/sglang/block-fp8.ts).
   // With the gist's DeepSeek-R1-0528 NVFP4 row at SGLang's SM100 default TensorRT-LLM-gen MoE (-52.9% with the CUTLASS
   // MoE call in its place, -19.6% with it), 8 rows: 73.6% / 115.6%.
-  'srv2026 kind:serving engine:sglang': { count: 8, median: 0.736, p90: 1.156 },
+  'srv2026 kind:serving engine:sglang': { count: 8, median: 0.737, p90: 1.156 },
   // Scored before any model change, all too fast (each row's notes give its figure): DeepSeek-R1-0528 FP8 over TP 8 on
   // 8x B200 with SGLang 0.5.6.post1, one request +65.8..+66.5% (1K/1K, 1K/8K, 8K/1K), 14 in flight +38.3..+57.3%,
   // 57-92 in flight +34.8..+90.8%; DeepSeek-V3 FP8 on 8x MI300X with sglang 0.5.7, MTP (3 drafts, accept length 2.61)
@@ -981,7 +981,7 @@ const FIELD_BARS = {
   'llminfra kind:serving engine:vllm': { count: 6, median: 0.634, p90: 0.883 },
   // gpt-oss-20b MXFP4 through SGLang's Marlin MoE on an SM120 card (read as an RTX 5090), random 512/512 closed loops of
   // four rounds, scored before any model change: +26.4%, +22.4%, +14.4%, +8.3% at 1-8 in flight, +0.9..+6.3% at 16-256.
-  'sglang32668 kind:serving engine:sglang': { count: 9, median: 0.063, p90: 0.265 },
+  'sglang32668 kind:serving engine:sglang': { count: 9, median: 0.063, p90: 0.269 },
   // Qwen3-8B bf16 on an RTX 5090 under vLLM 0.10.2 (serial scheduler, piecewise graphs), 200-token completions, scored
   // before any model change: one request +1.5%; bursts of 5, 10, 20, 50 +9.2%, +5.8%, +19.7%, -0.7%.
   'qwen8b5090 kind:serving engine:vllm': { count: 5, median: 0.059, p90: 0.197 },
@@ -1011,7 +1011,7 @@ const FIELD_BARS = {
   // the busiest expert-parallel rank's reads +21.7%, +48.1%.
   'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.349, p90: 0.481 },
   // A bf16 Mistral 24B on one B200 with vLLM 0.25.1, TPOT P50 at 64 in flight of 300 in and 64 out: -47.3% (too slow).
-  'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.474, p90: 0.474 },
+  'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.48, p90: 0.48 },
   // Qwen3-30B-A3B-FP8 over TP 4 with EP on H200 under SGLang of October 2025 (default tiles), one request of 4096 in, 1024 out: +14.5%;
   // +11.9% with the busiest expert-parallel rank's reads.
   'sglang12343 kind:serving engine:sglang': { count: 1, median: 0.12, p90: 0.12 },

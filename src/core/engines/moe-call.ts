@@ -17,12 +17,12 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 // (E=128, N=192, hidden 4096: 18.9 MB) 31.70 µs on an H200 (https://github.com/sgl-project/sglang/pull/11730).
 // All three time the engines' default tiles (get_default_config: no tuned JSON for that shape and GPU), what the
 // engine runs where its wheel ships no file (docs/time-model.md, "Tuned or default fused_moe tiles").
-// Less the bytes at 0.85 of peak (57.1, 11.1, 5.7 µs at FP8's 0.81) and the 6 kernels' costs in the engines' graph
-// (engines/graph-kernel.ts, 6 x 3.15 = 18.9 µs):
+// Less the bytes at 0.85 of peak (57.1, 11.6 at the B200's 7,672 GB/s, 5.7 µs at FP8's 0.81) and the 6 kernels' costs
+// in the engines' graph (engines/graph-kernel.ts, 6 x 3.15 = 18.9 µs):
 const TRITON_FUSED_MOE: { ampere: number; hopper: number; blackwell: number } = {
   ampere: 33.2e-6, // A100, vllm-project/vllm#19049: 109.21 - 57.1 - 18.9 µs
   hopper: 7.1e-6, // H200, sgl-project/sglang#11730: 31.70 - 5.7 - 18.9 µs
-  blackwell: 9.6e-6, // B200, vllm-project/vllm#31448: 39.61 - 11.1 - 18.9 µs
+  blackwell: 9.1e-6, // B200, vllm-project/vllm#31448: 39.61 - 11.6 - 18.9 µs
 };
 
 // FlashInfer's CUTLASS FP4 fused MoE at batch 1 on Blackwell: its activation FP4 quantization into the 128x4

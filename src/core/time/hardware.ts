@@ -2,6 +2,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { dmmvResidency } from './matvec-tail.js';
 import { socketLinkBps } from './pcie-sockets.js';
+import { isSm100 } from '../compute-capability.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { MiB } from '../units.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
@@ -171,6 +172,12 @@ const GEMM_EFF_APPLE = 0.5;
 // (FlashAttention-3, arXiv:2407.08608 abstract); PyTorch SDPA dispatches to the same FA2 kernels.
 const ATTN_EFF_AMPERE = 0.55;
 const ATTN_EFF_HOPPER = 0.35;
+// Datacenter Blackwell (compute capability 10.x) runs FlashAttention-2 (and PyTorch's bundled flash SDPA kernels, the
+// same code) through the sm_80 mma.sync path, not tcgen05: flash_attn 2.7.4.post1 on a B200 runs fwd + bwd at
+// 258.7-345.8 TFLOPS, 345.8 at seqlen 16,384 (headdim 64, Dao-AILab/flash-attention#1589), and its forward at
+// 330.6-361.6 TFLOPS at seqlen 2,048-16,384, headdim 128 (meta-pytorch/tritonbench#171): about an H100's FA2 rate,
+// 0.154 of the B200's 2,250 TFLOPS spec. Hopper's 0.35 would time it at 788.
+const ATTN_EFF_SM100_FA2 = 345.8 / 2250;
 // On a GeForce die FlashAttention-2's matmuls run at the halved fp32-accumulate tensor rate (the catalog spec) while
 // softmax's exponentials and rescales run on FP32 units that are not halved (RTX 4090: 82.6 FP32 TFLOPS against 165
 // tensor, A100: 19.5 against 312), so the non-matmul work that holds FA2 below its GEMMs on an A100 hides behind
@@ -391,8 +398,20 @@ function isGeforceHalfRateAccumulate(g: Gpu): boolean {
   );
 }
 
+/** The share of the held 16-bit peak FlashAttention-2 reaches on the card (the constants above). */
+function attnEff(g: Gpu, hopper: boolean): number {
+  if (g.vendor === 'nvidia' && isSm100(Number(g.computeCapability ?? 0) || 0))
+    return ATTN_EFF_SM100_FA2;
+  if (hopper) return ATTN_EFF_HOPPER;
+  return isGeforceHalfRateAccumulate(g) ? ATTN_EFF_GEFORCE : ATTN_EFF_AMPERE;
+}
+
+/**
+ * Hopper and datacenter Blackwell (B100/B200/GB200, and Blackwell Ultra's B300 on the same SM100-family tensor cores and
+ * 2.25 PFLOPS dense BF16): their GEMMs at Hopper's share, which torch bf16 matmuls on a B200 match (pytorch/ao#2427).
+ */
 function isHopperClass(g: Gpu): boolean {
-  return /Hopper|Blackwell \(GB1/i.test(g.architecture);
+  return /Hopper|Blackwell (?:Ultra )?\(GB1/i.test(g.architecture);
 }
 
 /**
@@ -443,14 +462,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),
     gemm32,
     ...bf16Rate(g, gemm32, kc),
-    attn:
-      p16 *
-      (hopper
-        ? ATTN_EFF_HOPPER
-        : isGeforceHalfRateAccumulate(g)
-          ? ATTN_EFF_GEFORCE
-          : ATTN_EFF_AMPERE) *
-      kc,
+    attn: p16 * attnEff(g, hopper) * kc,
     mem:
       g.memoryBandwidthGBps *
       1e9 *

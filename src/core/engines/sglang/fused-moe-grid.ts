@@ -9,7 +9,7 @@
  * The cost of an early-exiting program is the batch-1 call's whole latency beyond its bytes and kernel gaps
  * (engines/moe-call.ts) spread over the programs per SM that call launched and that returned at once: an upper bound,
  * since part of that latency is the routing kernels' own (a B200 call timed with few such programs, vllm-project/vllm#31448,
- * keeps 9.6 µs). No kernel timing of early-exiting programs alone was found; listed in calibration/assumed.json.
+ * keeps 9.1 µs). No kernel timing of early-exiting programs alone was found; listed in calibration/assumed.json.
  * - Hopper: sgl-project/sglang#11730 (SGLang of October 2025, before the small-batch cap), Qwen3-235B-A22B FP8 over
  *   TP 8 on an H200: E = 128, top-8, N = 192 (w13 384 wide), hidden 4096, tiles 64 x 128 at one token: 8 + 129 x 63 =
  *   8,135 slots, 128 row blocks, 8 with a token, 120 x (3 + 32) = 4,200 programs returning at once over 132 SMs:
