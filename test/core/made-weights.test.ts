@@ -79,10 +79,15 @@ describe('plans on weights to make', () => {
   const run = (s: Scenario, top = 60) => plan({ ...planInputOf('b200.yaml', s), top }).plans;
   const isMade = (p: Plan) => p.choices.weightsToMake !== undefined;
 
-  it('DeepSeek-V3 by cost: the native FP8 plan ranks first once the AWQ copy is priced', () => {
-    const plans = run(b200());
-    expect(plans[0]!.choices.weights).toBe('fp8');
+  it('DeepSeek-V3 by cost: the published NVFP4, then the native FP8, rank ahead of the AWQ copy to make', () => {
+    const plans = run(b200(), 400);
+    // nvidia/DeepSeek-V3-0324-FP4 (catalogs/checkpoints.json) is published: no quantize share.
+    expect(plans[0]!.choices.weights).toBe('nvfp4');
     expect(isMade(plans[0]!)).toBe(false);
+    const fp8 = plans.findIndex((p) => p.choices.weights === 'fp8');
+    expect(fp8).toBeGreaterThan(0);
+    expect(isMade(plans[fp8]!)).toBe(false);
+    expect(plans.findIndex(isMade)).toBeGreaterThan(fp8);
     const made = plans.find(isMade)!;
     // Its quantize share is in the cost and said in the notes and the table.
     expect(made.cost.quantizeUsd!).toBeGreaterThan(0);

@@ -157,8 +157,9 @@ describe('near-ties', () => {
   });
 
   it('DP attention does not win a tie with tensor parallelism: its lockstep time rests on an arrival assumption', () => {
-    // Qwen3-235B-A22B to 128 users of 3k-token prompts on one 8x H200 node: vLLM DP attention with EP 8 is within 1%
-    // of, and cheaper than, two tensor-parallel (TP 4) replicas, the layout of vLLM's Qwen3 recipe.
+    // Qwen3-235B-A22B to 128 users of 3k-token prompts on one 8x H200 node: vLLM DP attention (TP 4 x 2, EP 8) is
+    // within 1% of, and cheaper than, two tensor-parallel (TP 4) replicas, the layout of vLLM's Qwen3 recipe. (TP 8,
+    // its 4 KV heads replicated over the ranks as vLLM does, ranks ahead of both.)
     const text = [
       'name: ties',
       'model: qwen3-235b-a22b',
@@ -167,7 +168,7 @@ describe('near-ties', () => {
       '  rent: { offers: [aws-h200-sxm-reserved-8x] }',
       '  gpusPerNode: 8',
       '  counts: { min: 8, max: 8 }',
-      'search: { engines: [vllm] }',
+      'search: { engines: [vllm], tp: [4] }',
       '',
     ].join('\n');
     const r = runCli(['plan', scratch.file('dpa.yaml', text), '--json', '--top', '5']);

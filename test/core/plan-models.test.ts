@@ -53,6 +53,16 @@ describe('candidate generators', () => {
     expect(tensorParallelisms(8, arch, 8)).toEqual([1, 2, 4, 8]);
     expect(tensorParallelisms(6, arch, 8)).toEqual([1, 2]);
   });
+  it('serving replicates KV heads over TP ranks beyond them (vLLM/SGLang num_kv_head_replicas); training does not', () => {
+    // Qwen3-Next's full-attention layers: 16 query heads, 2 KV heads; vLLM's recipe serves it at TP 4.
+    const gqa = { groups: [{ heads: 16, kvHeads: 2 }] } as unknown as Arch;
+    expect(tensorParallelisms(4, gqa, 8)).toEqual([1, 2]);
+    expect(tensorParallelisms(4, gqa, 8, undefined, true)).toEqual([1, 2, 4]);
+    expect(tensorParallelisms(8, gqa, 8, undefined, true)).toEqual([1, 2, 4, 8]);
+    // A multiple of the KV heads only: 3 KV heads over TP 2 would split a head.
+    const odd = { groups: [{ heads: 24, kvHeads: 3 }] } as unknown as Arch;
+    expect(tensorParallelisms(8, odd, 8, undefined, true)).toEqual([1]);
+  });
   it('GPU counts: any count inside a node, whole nodes beyond', () => {
     expect(gpuCounts(1, 32, 8)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 32]);
   });

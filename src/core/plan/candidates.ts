@@ -119,18 +119,25 @@ export function microBatches(globalBatch: number, allowed?: readonly number[]): 
   return base.filter((b) => b <= globalBatch);
 }
 
-/** Tensor-parallel degrees that divide the GPU count, the attention heads and the KV heads, inside a node. */
+/**
+ * Tensor-parallel degrees that divide the GPU count and the attention heads, inside a node, and divide the KV heads
+ * or, with `replicateKv` (serving), are a multiple of them: vLLM's and SGLang's QKVParallelLinear give each rank one
+ * KV head, `num_kv_head_replicas = tp_size / total_num_kv_heads`, where tp_size >= the KV heads (vllm/model_executor/
+ * layers/linear.py, sglang/srt/layers/linear.py), as memory (kv-layout.ts attentionTokenBytes) and time store them.
+ */
 export function tensorParallelisms(
   gpus: number,
   arch: Arch,
   maxTp: number,
   allowed?: readonly number[],
+  replicateKv = false,
 ): number[] {
   const g = arch.groups[0];
   const heads = g?.heads ?? 1;
   const kv = g?.kvHeads ?? 1;
   const list = allowed ?? [1, 2, 4, 8];
-  return list.filter((t) => t <= maxTp && gpus % t === 0 && heads % t === 0 && kv % t === 0);
+  const kvSplits = (t: number) => kv % t === 0 || (replicateKv && t % kv === 0);
+  return list.filter((t) => t <= maxTp && gpus % t === 0 && heads % t === 0 && kvSplits(t));
 }
 
 /** Pipeline degrees that divide the remaining GPUs and leave at least one layer per stage. */

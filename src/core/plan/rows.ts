@@ -357,7 +357,7 @@ function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly num
   const llama = searchesLayerOffload(s);
   const out: Layout[] = [];
   for (const c of counts)
-    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp))
+    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp, method === 'inference'))
       for (const pp of method !== 'inference'
         ? pipelineParallelisms(c / tp, layers, s.search.pp)
         : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP

@@ -16,6 +16,7 @@ import { expertTargetParameters } from '../../launch/modules.js';
 import { peftRemaps } from '../../model/peft-moe.js';
 import { shardedQuantLoadOf } from '../../memory/sharded-load.js';
 import { HF_MEMORY } from './memory.js';
+import { nativeWeights } from '../../model/native-weights.js';
 
 /** Sharded by FSDP (hf-fsdp with a ZeRO stage: FSDP wraps parameters even at dp 1). */
 const onFsdp = (o: EstimateOptions): boolean => engineOf(o) === 'hf-fsdp' && o.zero > 0;
@@ -281,6 +282,33 @@ export const BNB_FUSED_EXPERTS: Rule = {
     fusedExperts(x),
 };
 
+/** bitsandbytes weight types: each passes a BitsAndBytesConfig to from_pretrained (trainer.ts bnbConfig). */
+const BNB_WEIGHTS: ReadonlySet<string> = new Set(['nf4', 'fp4', 'int8']);
+
+/**
+ * A BitsAndBytesConfig against a checkpoint that ships another quantization (gpt-oss's MXFP4, an FP8, AWQ or GPTQ
+ * checkpoint): transformers 5.14.1 get_hf_quantizer merges the two and merge_quantization_configs raises a
+ * ValueError when their classes differ (quantizers/auto.py; run on CPU with a two-layer GptOssConfig carrying
+ * openai/gpt-oss-20b's `quant_method: mxfp4`: "The model is quantized with Mxfp4Config but you are passing a
+ * BitsAndBytesConfig config"). The launch files load the catalog checkpoint, so the planner and `launch` leave
+ * these plans out; `estimate` models them (a 16-bit copy quantized at load runs them).
+ */
+export const BNB_ON_QUANTIZED_CHECKPOINT: Rule = {
+  id: 'transformers-bnb-on-quantized-checkpoint',
+  says: "transformers raises 'The model is quantized with Mxfp4Config but you are passing a BitsAndBytesConfig config' when bitsandbytes weights are asked of a checkpoint that ships another quantization (gpt-oss's MXFP4, FP8, AWQ, GPTQ): train LoRA on its dequantized 16-bit weights, or QLoRA with Unsloth (its own bnb-4bit copy)",
+  library: 'transformers',
+  // Read and run at the pinned 5.14.1 only (trainer.ts HF_PINS).
+  versions: '>=5.14.1,<=5.14.1',
+  source:
+    'https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/quantizers/auto.py',
+  effect: 'forbid',
+  scope: 'writer',
+  applies: (x) => {
+    const native = nativeWeights(x.arch);
+    return native !== null && native !== 'nf4' && BNB_WEIGHTS.has(x.options.weights);
+  },
+};
+
 /**
  * PEFT's remap of a v4-style LoRA config on a transformers 5 MoE (model/peft-moe.ts PEFT_V5_REMAPPED) fuses gate_proj
  * and up_proj (Mixtral: w1 and w3) into the experts' gate_up_proj and raises a ValueError when only one of the pair is
@@ -335,6 +363,7 @@ export const HF_NO_SDPA: Rule = {
 export const HF_TRAINER_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   HF_NO_SDPA,
+  BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   FLASH_ATTN_WHEEL,
@@ -343,6 +372,7 @@ export const HF_TRAINER_RULES: readonly Rule[] = [
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   HF_NO_SDPA,
+  BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,
@@ -360,6 +390,7 @@ export const HF_FSDP_RULES: readonly Rule[] = [
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   HF_NO_SDPA,
+  BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,
   PEFT_MOE_GATE_UP_PAIR,
   INT8_SHARDED,
