@@ -192,6 +192,11 @@ export interface TimeOptions {
    */
   unmergedAdapterOps?: number;
   /**
+   * Cast ops torch.autocast adds to each decode step of the trainer's own `generate` over fp32 weights (time/objective.ts
+   * autocastDecodeOps; time/decode-host.ts `decodeHost`). Set by the objective's rollout, not by a flag.
+   */
+  autocastDecodeOps?: number;
+  /**
    * The decode generates with a training engine's own model (the trainer's `generate` of a GRPO rollout): that
    * engine's expert storage applies, after its k-bit training preparation (time/float-experts.ts), not the storage of
    * the engine whose decode kernels time the step. Set by the objective's rollout (time/objective.ts), not by a flag.

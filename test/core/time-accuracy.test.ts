@@ -187,6 +187,14 @@ const FMSMOE_ROW = /^fmsmoe-/;
 const fmsmoeRows = rows.filter((r) => FMSMOE_ROW.test(r.id));
 const UNSLOTHKTO_ROW = /^unslothkto-/;
 const unslothktoRows = rows.filter((r) => UNSLOTHKTO_ROW.test(r.id));
+// RL rows from two sources new to the set (docs/time-model.md "TRL's transformers generate on Colab A100s, a
+// LLaMA-Factory DPO log"), scored before any model change, each with its own bars at the end: WYR186/RLVR's GRPO runs
+// (TRL 1.6 GRPOTrainer with transformers generate on a Colab A100 80GB: Qwen2.5-0.5B-Instruct full, Qwen2.5-7B and
+// 7B-Instruct LoRA) and JonOlsenCa/LLM_fine-tuning's LLaMA-Factory DPO log (Qwen2.5-7B-Instruct LoRA r 256, one RTX A6000).
+const RLVR_ROW = /^rlvr-/;
+const rlvrRows = rows.filter((r) => RLVR_ROW.test(r.id));
+const OLSENDPO_ROW = /^olsendpo-/;
+const olsendpoRows = rows.filter((r) => OLSENDPO_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -226,7 +234,9 @@ const earlierRows = rows.filter(
     !SOUP_ROW.test(r.id) &&
     !UNSLOTHNB_ROW.test(r.id) &&
     !FMSMOE_ROW.test(r.id) &&
-    !UNSLOTHKTO_ROW.test(r.id),
+    !UNSLOTHKTO_ROW.test(r.id) &&
+    !RLVR_ROW.test(r.id) &&
+    !OLSENDPO_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -325,8 +335,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (812: 799 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(812);
+  it('scores every scorable case (816: 803 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(816);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1657,7 +1667,9 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
         !PHILSCHMID_ROW.test(r.id) &&
         !DPODIST_ROW.test(r.id) &&
         !UNSLOTHNB_ROW.test(r.id) &&
-        !UNSLOTHKTO_ROW.test(r.id),
+        !UNSLOTHKTO_ROW.test(r.id) &&
+        !RLVR_ROW.test(r.id) &&
+        !OLSENDPO_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -1776,15 +1788,17 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // strategy rows (DPODIST_ROW: FSDP +48.9%, ZeRO-2 -30.7% / -30.9% at the 512-token bound, ZeRO-3 parameter offload +265%):
   // 28 rows, 16.7% / 48.9%. With Unsloth's 4-bit gpt-oss 2048-game GRPO on a T4 (+22.3%, too fast: UNSLOTHNB_ROW) and its KTO
   // example on an RTX 4090 (+60.6%, too fast: UNSLOTHKTO_ROW): 30 rows, 18.6% / 48.9%; with KTO's KL forwards (the KTO row
-  // +15.1%), 16.7% / 40.3%.
-  it('every RL row together (30, out of sample): median <= 17%, p90 <= 71%', () => {
+  // +15.1%), 16.7% / 40.3%. With WYR186/RLVR's three GRPO rows on a Colab A100 (+76.0%, +94.9%, +98.6%: TRL 1.6's
+  // transformers generate, too fast: RLVR_ROW) and the LLaMA-Factory DPO log on an RTX A6000 (+19.8%: OLSENDPO_ROW): 34 rows,
+  // 19.7% / 94.9%, the same with the autocast casts of each decode step over the 0.5B row's fp32 weights (+36.6%).
+  it('every RL row together (34, out of sample): median <= 20%, p90 <= 95%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
-    expect(s.count).toBe(30);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.17);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.71);
+    expect(s.count).toBe(34);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.2);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.95);
   });
 });
 
@@ -2665,6 +2679,40 @@ describe('time model on the Unsloth gpt-oss notebooks, the fms-acceleration Mixt
       'fmsmoe-mixtral8x7b-full-8xa100-fsdp': 0.621,
       'unslothnb-gptoss-2048-20b-t4-qlora': 0.223,
       'unslothnb-gptoss-sft-20b-t4-qlora': -0.531,
+    };
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+});
+
+// WYR186/RLVR's GRPO runs (RLVR_ROW) and JonOlsenCa/LLM_fine-tuning's DPO log (OLSENDPO_ROW), scored before any model change:
+// the 0.5B full GRPO +76.0%, the 7B and 7B-Instruct LoRA GRPO +94.9% and +98.6%, the DPO row +19.8%. With torch.autocast's
+// per-step casts in the trainer's generate over fp32 weights (time/objective.ts autocastDecodeOps) the 0.5B row is +36.6%;
+// the LoRA rows keep bf16 weights and do not move. docs/time-model.md "TRL's transformers generate on Colab A100s, a
+// LLaMA-Factory DPO log".
+describe('time model on the RLVR GRPO runs and the LLaMA-Factory DPO log', () => {
+  const mine = [...rlvrRows, ...olsendpoRows];
+  const err = Object.fromEntries(mine.map((r) => [r.id, r.error]));
+  it('holds the four scored rows, out of sample', () => {
+    holdsOutOfSample(mine, err, [
+      'olsendpo-qwen2.5-7b-lora-r256-a6000',
+      'rlvr-grpo-qwen2.5-0.5b-instruct-full-a100-c1280',
+      'rlvr-grpo-qwen2.5-7b-instruct-lora-a100-c1536',
+      'rlvr-grpo-qwen2.5-7b-lora-a100-c1280',
+    ]);
+  });
+
+  it('the fp32-weight rollout within 40% with the autocast casts of each decode step (+76.0% without them)', () => {
+    expect(err['rlvr-grpo-qwen2.5-0.5b-instruct-full-a100-c1280']!).toBeGreaterThan(0);
+    expect(err['rlvr-grpo-qwen2.5-0.5b-instruct-full-a100-c1280']!).toBeLessThanOrEqual(0.4);
+  });
+
+  it('no row further off than first scored', () => {
+    const first: Record<string, number> = {
+      'olsendpo-qwen2.5-7b-lora-r256-a6000': 0.198,
+      'rlvr-grpo-qwen2.5-0.5b-instruct-full-a100-c1280': 0.76,
+      'rlvr-grpo-qwen2.5-7b-instruct-lora-a100-c1536': 0.986,
+      'rlvr-grpo-qwen2.5-7b-lora-a100-c1280': 0.949,
     };
     for (const [id, e] of Object.entries(first))
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);

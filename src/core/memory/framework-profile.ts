@@ -763,6 +763,8 @@ export interface FrameworkProfile extends EagerLayerProfile {
   loraForwardOps?: number;
   /** The trainer's own generate runs in training mode, LoRA dropout live (time/objective.ts). Absent: not counted. */
   generatesInTrainMode?: boolean;
+  /** The trainer's own generate runs the forward its AMP wraps in torch.autocast (time/objective.ts). Absent: not. */
+  generateAutocast?: boolean;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

@@ -429,7 +429,7 @@ export function decodeHost(
         ? (eagerLayerOps(m, fw, OPS_PER_LAYER_EAGER, o.batch, t.slidingMaskInLayer) + routing) *
           EAGER_DECODE_OP_SECONDS
         : layered) +
-      adapter * EAGER_DECODE_OP_SECONDS +
+      (adapter + (t.autocastDecodeOps ?? 0)) * EAGER_DECODE_OP_SECONDS +
       bnb +
       layerSyncStall(m, t, expertSeconds),
     gaps: 0,

@@ -38,6 +38,7 @@ import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
 import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
 import { forwardFetchSeconds } from './train-step.js';
+import { autocastCastOps } from './autocast.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -290,6 +291,8 @@ export interface RolloutShape {
    * TimeOptions.unmergedAdapterOps), 0 otherwise.
    */
   peft: number;
+  /** Cast ops torch.autocast adds to each decode step of the trainer's generate (autocastDecodeOps), 0 otherwise. */
+  autocast: number;
 }
 
 /** A rollout decode of shape `x` on the policy options `p`, with no step timed yet. */
@@ -335,7 +338,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
       y.chunk === x.chunk &&
       y.seq === x.seq &&
       y.lora === x.lora &&
-      y.peft === x.peft
+      y.peft === x.peft &&
+      y.autocast === x.autocast
     )
       return d;
   }
@@ -375,6 +379,7 @@ export function objectiveWork(
     seq: prompt + Math.ceil(completion / 2),
     lora: shared && adapter,
     peft: generatesInTrainer(o.rollout) && adapter ? trainerGenerateAdapterOps(p, t) : 0,
+    autocast: generatesInTrainer(o.rollout) ? autocastDecodeOps(m, p) : 0,
   });
   const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
   // vLLM's scheduler drops a finished request from the running batch, so the longest completion's last steps run
@@ -445,6 +450,21 @@ function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const ops = t.loraForwardOps ?? fw.loraForwardOps ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
   return ops + (dropout ? 1 : 0);
+}
+
+/**
+ * Cast ops torch.autocast adds to a decode step of the trainer's generate where the policy keeps fp32 weights under
+ * 16-bit AMP on an engine whose generate runs the autocast-wrapped forward (FrameworkProfile.generateAutocast). Each
+ * step's forward is an autocast region of its own, and autocast empties its cast cache on leaving the outermost
+ * region (torch.autocast.__exit__: `torch.clear_autocast_cache()` once autocast_decrement_nesting() reaches 0), so
+ * every step casts every fp32 weight and bias again, and the linears' fp32 inputs (time/autocast.ts
+ * autocastCastOps), plus the LM head's weight and its input from the final norm: 2 ops. The casts' bytes (4 B read
+ * and 2 B written a weight) are left out: the eager decode this applies to is bound by its dispatch.
+ */
+function autocastDecodeOps(m: ModelFacts, p: EstimateOptions): number {
+  if (FRAMEWORKS[p.framework].generateAutocast !== true) return 0;
+  if (p.weights !== 'fp32' || p.compute === 'fp32') return 0;
+  return m.layers * autocastCastOps(m.arch, p.attention === 'eager') + 2;
 }
 
 /**
@@ -549,7 +569,15 @@ function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuR
   // The trainer's generate of a LoRA policy runs its adapters unmerged, eagerly (TimeOptions.unmergedAdapter).
   const peft = ro.shape.peft;
   const e = ro.expertsOf;
-  const tt = peft > 0 || e ? { ...t, ...(peft > 0 ? { unmergedAdapterOps: peft } : {}) } : t;
+  const cast = ro.shape.autocast;
+  const tt =
+    peft > 0 || e || cast > 0
+      ? {
+          ...t,
+          ...(peft > 0 ? { unmergedAdapterOps: peft } : {}),
+          ...(cast > 0 ? { autocastDecodeOps: cast } : {}),
+        }
+      : t;
   if (e) tt.expertsOf = e;
   const d = decodeStep(m, ro.decode, tt, r);
   const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;

@@ -53,6 +53,11 @@ const TRL_TRAINER = {
 export const HF_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
   id: 'hf',
+  // Trainer's AMP (bf16/fp16, no DeepSpeed) is accelerate's: prepare_model wraps model.forward in torch.autocast
+  // (accelerate v1.14.0 accelerator.py prepare_model, `autocast_context(model_forward_func)`), and TRL's
+  // unwrap_model_for_generation calls accelerator.unwrap_model with keep_fp32_wrapper left True (trl/models/utils.py),
+  // so each forward generate runs is an autocast region of its own (time/objective.ts autocastDecodeOps).
+  generateAutocast: true,
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
   untiesEmbeddings: false,
