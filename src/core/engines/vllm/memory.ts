@@ -22,6 +22,7 @@ import { VLLM_EAGER_LAYER_PYTHON_SECONDS, vllmEagerLayerExtraOps } from './eager
 import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
+import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -202,6 +203,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // The Triton fused_moe call, FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell and its TensorRT-LLM-gen MoE for
   // MXFP4 experts on SM100 (engines/moe-call.ts).
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
+  // MXFP4 experts padded to each path's kernel shape (engines/vllm/mxfp4-pad.ts).
+  mxfp4ExpertPad: VLLM_MXFP4_EXPERT_PAD,
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
   // (engines/moe-call.ts), at Triton's default pipeline depth, num_stages 3 (triton-lang/triton@2b43145c
   // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset. On ROCm the same kernel runs them
