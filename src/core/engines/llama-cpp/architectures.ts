@@ -40,6 +40,11 @@ const LLAMA_CPP_REFUSES = {
     'longcat_flash',
   ),
   ...refused(
+    'gguf-py names no Step3 text architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH has STEP35, Step-3.5, only; STEP3VL is a vision projector type), so convert_hf_to_gguf.py registers no converter for it',
+    'step3_text',
+    'step3_vl',
+  ),
+  ...refused(
     'gguf-py names no Qwen3-Omni thinker architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
     'qwen3_omni_moe',
   ),

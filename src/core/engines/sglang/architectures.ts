@@ -26,6 +26,7 @@ const SGLANG_REFUSED = [
   'minimax', // no MiniMaxText01 / MiniMaxM1 / MiniMaxForCausalLM EntryClass (minimax_m2.py, minimax_m3.py only)
   'minimax_text_01',
   'minimax_m1',
+  'step3_text', // step3_vl.py's EntryClass is Step3VLForConditionalGeneration only; no Step3TextForCausalLM
 ];
 /**
  * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
