@@ -25,6 +25,16 @@ describe('Ling-mini-2.0 (bailing_moe, BailingMoeV2ForCausalLM): 1 dense + 19 MoE
     expect(Math.round((p.active - p.embed - p.lmHead) / 1e6)).toBe(789);
   });
 
+  it('counts an MTP layer (num_nextn_predict_layers) apart, as a sparse layer', () => {
+    const p = paramCounts(arch({ ...mini, num_nextn_predict_layers: 1 }));
+    // One MoE decoder layer (attention 10,485,760 + router + 256 experts + shared expert + norms, the largest layer),
+    // its eh_proj (2 x hidden -> hidden) and three hidden-wide norms.
+    const moeLayer = 819_466_752;
+    expect(p.largestLayer).toBe(moeLayer);
+    expect(p.total).toBe(16_255_643_392);
+    expect(p.mtp).toBe(moeLayer + 2 * 2048 * 2048 + 3 * 2048);
+  });
+
   it('caches K and V of 4 KV heads x 128 on each of the 20 layers (bf16)', () => {
     expect(kvOf(a, 2048) - kvOf(a, 1024)).toBe(20 * 2 * 4 * 128 * 2 * 1024);
   });

@@ -4,6 +4,7 @@
  * Remote code in either case (the checkpoint's auto_map); read as SGLang 0.5.23 python/sglang/srt/models/bailing_moe.py
  * (EntryClass BailingMoeForCausalLM, BailingMoeV2ForCausalLM: one class for both) builds it.
  */
+import type { LayerGroup } from '../arch.js';
 import type { ArchBody } from './blocks.js';
 import { fusedModules } from './blocks.js';
 import type { Fields } from './fields.js';
@@ -85,5 +86,8 @@ export function bailingMoe2(c: Fields, architecture: string): ArchBody {
     extraPerLayer: (x, dims) => (x.bool('use_qk_norm', d.qkNorm) ? qkNorm(x, dims) : 0),
     moe: bailingMoe(d),
   })(c);
-  return withMtp(c, fusedModules(body, { qkv: 'query_key_value' }));
+  // An MTP layer is sparse whatever first_k_dense_replace says (bailing_moe.py _is_layer_sparse: `is_nextn or ...`).
+  const sparse = (groups: LayerGroup[]) =>
+    groups.find((g) => g.linears.some((l) => l.role === 'router')) ?? groups[0];
+  return withMtp(c, fusedModules(body, { qkv: 'query_key_value' }), { pick: sparse });
 }
