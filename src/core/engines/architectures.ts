@@ -71,10 +71,21 @@ export const HF_CAUSAL = [
  * auto_map at the checkpoint's own code: Kimi K2 (model_type kimi_k2, architectures [DeepseekV3ForCausalLM],
  * moonshotai/Kimi-K2-Instruct config.json), MiniMax-Text-01 and MiniMax-M1 (minimax_text_01 / minimax_m1,
  * [MiniMaxText01ForCausalLM] / [MiniMaxM1ForCausalLM], MiniMaxAI's config.json), Kimi Linear (kimi_linear,
- * [KimiLinearForCausalLM], moonshotai/Kimi-Linear-48B-A3B-Instruct config.json). Engines that dispatch on
+ * [KimiLinearForCausalLM], moonshotai/Kimi-Linear-48B-A3B-Instruct config.json), Ling / Ring v1 and 2.0 (bailing_moe,
+ * [BailingMoeForCausalLM] / [BailingMoeV2ForCausalLM], inclusionAI's config.json), Step3 (step3_vl, its text model
+ * step3_text: Step3VLConfig / Step3TextConfig, which vLLM and SGLang ship in their own configs/step3_vl.py; the
+ * transformers 5.14.1 wheel has no models/step3*). Engines that dispatch on
  * `architectures` run them as that class where they register it.
  */
-export const REMOTE_CODE = ['kimi_k2', 'minimax_text_01', 'minimax_m1', 'kimi_linear'];
+export const REMOTE_CODE = [
+  'kimi_k2',
+  'minimax_text_01',
+  'minimax_m1',
+  'kimi_linear',
+  'bailing_moe',
+  'step3_text',
+  'step3_vl',
+];
 
 /**
  * Any-to-any wrappers transformers maps only to AutoModelForMultimodalLM and AutoModelForTextToWaveform, not to a

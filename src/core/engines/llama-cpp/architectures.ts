@@ -40,6 +40,11 @@ const LLAMA_CPP_REFUSES = {
     'longcat_flash',
   ),
   ...refused(
+    'gguf-py names no Step3 text architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH has STEP35, Step-3.5, only; STEP3VL is a vision projector type), so convert_hf_to_gguf.py registers no converter for it',
+    'step3_text',
+    'step3_vl',
+  ),
+  ...refused(
     'gguf-py names no Qwen3-Omni thinker architecture (gguf 0.19.0 gguf/constants.py MODEL_ARCH), so convert_hf_to_gguf.py registers no converter for it',
     'qwen3_omni_moe',
   ),
@@ -52,7 +57,8 @@ export const LLAMA_CPP_ARCHITECTURES: ArchitectureTable = {
   versions: '>=b6000',
   source:
     'https://github.com/ggml-org/llama.cpp/blob/a458664fc83b6513baea7adafcb0ef0626b006f8/convert_hf_to_gguf.py',
-  // REMOTE_CODE: convert_hf_to_gguf.py registers converters by architecture class (DeepseekV3ForCausalLM).
+  // REMOTE_CODE: convert_hf_to_gguf.py registers converters by architecture class (DeepseekV3ForCausalLM;
+  // BailingMoeForCausalLM / BailingMoeV2ForCausalLM as gguf 0.19.0 MODEL_ARCH BAILINGMOE / BAILINGMOE2).
   runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE].filter((t) => !(t in LLAMA_CPP_REFUSES)),
   refuses: LLAMA_CPP_REFUSES,
 };

@@ -26,6 +26,7 @@ const SGLANG_REFUSED = [
   'minimax', // no MiniMaxText01 / MiniMaxM1 / MiniMaxForCausalLM EntryClass (minimax_m2.py, minimax_m3.py only)
   'minimax_text_01',
   'minimax_m1',
+  'step3_text', // step3_vl.py's EntryClass is Step3VLForConditionalGeneration only; no Step3TextForCausalLM
 ];
 /**
  * SGLang 0.5.23: the model files of python/sglang/srt/models/ (bloom.py, glm.py, llava_next.py absent;
@@ -41,7 +42,8 @@ export const SGLANG_ARCHITECTURES: ArchitectureTable = {
   versions: '==0.5.23',
   // The release tag of the wheel it was read from (the 2024 commit other files cite predates these files).
   source: `https://github.com/sgl-project/sglang/tree/v${SGLANG_VERSION}/python/sglang/srt/models`,
-  // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2).
+  // REMOTE_CODE: its model registry is keyed by architecture class (DeepseekV3ForCausalLM for Kimi K2;
+  // bailing_moe.py's EntryClass holds BailingMoeForCausalLM and BailingMoeV2ForCausalLM).
   // OMNI: qwen3_omni_moe.py's EntryClass Qwen3OmniMoeForConditionalGeneration.
   runs: [...HF_CAUSAL, ...VLM_WRAPPERS, ...REMOTE_CODE, ...OMNI].filter(
     (t) => !SGLANG_REFUSED.includes(t),

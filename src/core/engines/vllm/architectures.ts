@@ -9,7 +9,8 @@ import {
   type ArchitectureTable,
 } from '../architectures.js';
 
-// REMOTE_CODE: vLLM picks the model class by config.architectures (DeepseekV3ForCausalLM for Kimi K2).
+// REMOTE_CODE: vLLM picks the model class by config.architectures (DeepseekV3ForCausalLM for Kimi K2;
+// BailingMoeForCausalLM and BailingMoeV2ForCausalLM both to bailing_moe.py in _TEXT_GENERATION_MODELS).
 const VLLM_RUNS = [
   ...HF_CAUSAL.filter((t) => !['bert', 'mllama', 'gpt_neo'].includes(t)),
   ...VLM_WRAPPERS,

@@ -56,12 +56,14 @@ import {
   lfm2Tie,
 } from './recurrent.js';
 import { gemma3n, gemma3nText, gemma4, gemma4Text } from './gemma4.js';
+import { bailingMoe2 } from './bailing.js';
 import { kimiLinear } from './kimi.js';
 import { longcatFlash } from './longcat.js';
 import { mimoV2Flash } from './mimo.js';
 import { qwen3OmniThinker } from './omni.js';
 import { minimaxFlavor } from './minimax.js';
 import { mamba1Mixer, mamba2OnlyMixer, ssmStack } from './ssm.js';
+import { step3Text, step3Vl } from './step3.js';
 import { dbrx, gptNeo, mpt } from './mosaic.js';
 import { apertusFlavor, arceeFlavor, jais2Flavor, nemotronFlavor } from './ungated.js';
 import {
@@ -501,6 +503,15 @@ export const HANDLERS: Record<string, Handler> = {
   longcat_flash: { architecture: 'LongcatFlashForCausalLM', build: longcatFlash },
   // Remote code (moonshotai/Kimi-Linear-48B-A3B-Instruct config.json auto_map), read as vLLM kimi_linear.py builds it.
   kimi_linear: { architecture: 'KimiLinearForCausalLM', build: kimiLinear },
+  // Ling / Ring: remote code (inclusionAI/Ling-mini-2.0 config.json auto_map); v1 and 2.0 share the model_type, and
+  // `architectures` (BailingMoeForCausalLM / BailingMoeV2ForCausalLM) picks the class defaults (bailing.ts).
+  bailing_moe: { architecture: 'BailingMoeV2ForCausalLM', build: bailingMoe2 },
+  // Step3 (step3.ts): the text model vLLM registers as Step3TextForCausalLM, and the stepfun-ai/step3 wrapper.
+  step3_text: { architecture: 'Step3TextForCausalLM', build: step3Text },
+  step3_vl: {
+    architecture: 'Step3VLForConditionalGeneration',
+    build: (c) => step3Vl(textBuild)(c),
+  },
   // vLLM serves the thinker (omni.ts); its text model is Qwen3-MoE (HF Qwen3OmniMoeThinkerTextConfig).
   qwen3_omni_moe: {
     architecture: 'Qwen3OmniMoeForConditionalGeneration',
