@@ -11,6 +11,8 @@ import {
 } from '../core/launch/index.js';
 import { plannedTokens } from '../core/launch/common.js';
 import { modelRepo } from '../core/model/arch.js';
+import { runsQueued } from '../core/plan/tps-memo.js';
+import { modelFacts } from '../core/time/model-facts.js';
 import { launchedLoraOptions } from '../core/launch/modules.js';
 import { badValue, UserError } from '../io/errors.js';
 import { findGpu, loadOffers } from '../io/load-catalog.js';
@@ -369,7 +371,7 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     undefined,
     scenario.haveCheckpoints,
   );
-  if (input.estimate.fits === false)
+  if (overGpu(input))
     throw new UserError(
       `--from-plan: ${file}: plans[${n - 1}] does not fit on ${input.gpu.name} when estimated again (${formatDeviceMemory(input.estimate.perGpu.deviceBytes)} of ${formatDeviceMemory(input.estimate.gpu?.capacityBytes ?? 0)} usable per GPU); nothing written`,
       `See why: ${estimateCommand(modelRepo(arch) ?? spec, input.options).replace(/^vramplan estimate/, 'vramplan explain --model')} --gpu ${input.gpu.id}`,
@@ -492,6 +494,14 @@ export function launchFolder(input: LaunchInput<EstimateResult>): {
   return { bundle, files };
 }
 
+/**
+ * Whether the estimate finds the plan over its GPU: its fit verdict, save a serving plan whose engine admits what
+ * its KV pool holds and queues the rest, as the planner ranks it (plan/tps-memo.ts runsQueued).
+ */
+const overGpu = (input: LaunchInput<EstimateResult>): boolean =>
+  input.estimate.fits === false &&
+  !runsQueued(input.options, input.estimate.serving, modelFacts(input.arch));
+
 function writeFolder(input: LaunchInput<EstimateResult>, lf: LaunchFlags): number {
   const { bundle, files } = launchFolder(input);
   const { dir, keptAs } = writeLaunchFolder(files, lf.out, {
@@ -504,7 +514,7 @@ function writeFolder(input: LaunchInput<EstimateResult>, lf: LaunchFlags): numbe
   );
   for (const f of files) process.stdout.write(`  ${f.path}\n`);
   if (keptAs !== null) process.stdout.write(`kept the old folder as ${keptAs}\n`);
-  if (input.estimate.fits === false)
+  if (overGpu(input))
     process.stdout.write(
       `warning: the plan does not fit on ${input.gpu.name}; run 'vramplan explain' with the same flags\n`,
     );

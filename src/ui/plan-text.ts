@@ -194,11 +194,12 @@ export function renderTable(
 
 /**
  * A component's label in a plan: a serving plan's KV cache is what its planned sequences hold (the launch
- * README shows the pool the engine pre-allocates, which is larger).
+ * README shows the pool the engine pre-allocates, which is larger); where the pool holds fewer, the sequences it
+ * runs at once (the rest queue: time/pool-queue.ts).
  */
 function componentLabel(p: Plan, k: keyof Plan['memory']['breakdown']): string {
   return k === 'kvCache' && p.choices.method === 'inference'
-    ? `KV cache in use (${p.options.batch} seqs)`
+    ? `KV cache in use (${Math.min(p.options.batch, p.serving?.sequencesAtMeanContext ?? Infinity)} seqs)`
     : COMPONENT_LABEL[k];
 }
 

@@ -17,6 +17,7 @@ import { FLOAT8_MIN_CC } from '../kernels/float8.js';
 import {
   memoServingTime,
   memoTokensPerSecond,
+  admitsFromPool,
   runningOn,
   tpsTableOf,
   type ServingMemo,
@@ -358,7 +359,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const capacity = t.capBytes[h]!;
   if (Number.isNaN(f.device)) deferredInto(L.ctx, r, f);
   const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!);
-  if (device > capacity) {
+  if (device > capacity && !poolAdmits(L, f, r, h)) {
     const score = device / capacity + f.count * 1e-6;
     prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
@@ -381,6 +382,17 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
     return false;
   }
   return true;
+}
+
+/**
+ * A serving row over the GPU option's capacity with every sequence resident that its engine still runs, admitting
+ * what its KV pool holds and queueing the rest (tps-memo.ts admitsFromPool); timed at the pool's count (runningOn).
+ */
+function poolAdmits(L: Loop, f: RowFacts, r: number, h: number): boolean {
+  const fw = FRAMEWORKS[ENGINE_PROFILES[f.engine].framework];
+  if (L.lim.training || fw.kvCache !== 'paged-pool' || !fw.server) return false;
+  const ft = rowTimingOf(L, r, f);
+  return ft.tps !== null && admitsFromPool(ft.tps, L.ctx.arch, L.ctx.facts, L.ctx.hw[h]!.gpu);
 }
 
 /** The GPU memory a serving row would start on where a GPU of `gpu` bytes is short of it (0: it starts). */

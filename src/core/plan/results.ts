@@ -235,6 +235,21 @@ function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
 }
 
 /**
+ * A serving plan whose every sequence resident would not fit the GPU but whose engine admits from its KV pool and
+ * queues the rest (tps-memo.ts admitsFromPool): its memory as the engine holds it, the pool filling its budget at
+ * the sequences it runs (runningOn); `m` otherwise.
+ */
+function admittedOr(ctx: Ctx, o: EstimateOptions, gpu: Gpu, m: MemoryEstimate): MemoryEstimate {
+  if (
+    o.method !== 'inference' ||
+    m.perGpu.deviceBytes <= gpu.memoryMiB * MiB * (1 - ctx.s.limits.memoryMargin)
+  )
+    return m;
+  const c = queuedAt(ctx, o, gpu);
+  return c === undefined ? m : estimateMemory(ctx.arch, { ...o, batch: c }, gpuContext(gpu));
+}
+
+/**
  * Memory estimates made while a result is finished, by (row, GPU option): a plan's estimate reads its options
  * (choicesOf: the row on the option's GPU) and the GPU, neither the power level nor the search's figures, so the
  * near-tie order (fitsOnlyInsideBand) and the plans of one row on one option at each power level share one.
@@ -255,7 +270,8 @@ function planEstimate(
   const gpu = ctx.hw[k.hw]!.gpu;
   // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
   const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
-  const make = () => estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
+  const make = () =>
+    admittedOr(ctx, options, gpu, estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {}));
   // Another view of the model estimated these options on this GPU already (view-memo.ts).
   const m = ctx.views
     ? keptOr(gpuTable(ctx.views.estimates, gpu), optionsKey ?? JSON.stringify(options), make)

@@ -11,7 +11,7 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { Arch } from '../model/arch.js';
-import { servingOf } from '../estimate.js';
+import { servingOf, type Serving } from '../estimate.js';
 import { estimateMemory } from '../memory/memory.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { gpuContext, type GpuRates } from '../time/hardware.js';
@@ -33,6 +33,7 @@ interface ServingFigures {
 /** The figures of the rows that time alike, and the running rows of those among them that also estimate alike. */
 interface TimingClass extends ServingFigures {
   running: Map<string, ServingMemo | null>;
+  pools: Map<string, Serving | undefined>;
 }
 
 /**
@@ -44,6 +45,8 @@ interface TimingClass extends ServingFigures {
 export interface ServingMemo extends ServingFigures {
   options: EstimateOptions;
   running: Map<string, ServingMemo | null>;
+  /** The row's KV pool on each GPU (estimate.ts servingOf), by the GPU's capacity and device name. */
+  pools: Map<string, Serving | undefined>;
 }
 
 /** One model's rows by options' content, and their figures by timingKey. */
@@ -91,11 +94,16 @@ export function tpsTableOf(m: ModelFacts, o: EstimateOptions, t: TimeOptions): S
     const tk = timingKey(o, t, key);
     let fig = mm.figures.get(tk);
     if (fig === undefined)
-      mm.figures.set(tk, (fig = { tps: new Map(), latency: new Map(), running: new Map() }));
+      mm.figures.set(
+        tk,
+        (fig = { tps: new Map(), latency: new Map(), running: new Map(), pools: new Map() }),
+      );
     // Rows that time alike and whose memory estimates are alike too (memory/inference.ts attentionAlike) have one
     // KV pool on a GPU, and so run alike there.
-    const running = tk !== key && attentionAlike(o) ? fig.running : new Map();
-    memo = { options: o, tps: fig.tps, latency: fig.latency, running };
+    const alike = tk !== key && attentionAlike(o);
+    const running = alike ? fig.running : new Map();
+    const pools = alike ? fig.pools : new Map();
+    memo = { options: o, tps: fig.tps, latency: fig.latency, running, pools };
     mm.rows.set(key, memo);
   }
   return memo;
@@ -120,17 +128,61 @@ export function runningOn(
   // one runs whole or not at all (pool-queue.ts poolRunning).
   if (o.batch < 2 || FRAMEWORKS[o.framework].kvCache !== 'paged-pool' || !queuesOnPool(m, o))
     return memo;
-  const ctx = gpuContext(gpu);
-  const key = `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
+  const key = gpuKey(gpu);
   let run = memo.running.get(key);
   if (run === undefined) {
-    const pool = servingOf(estimateMemory(arch, o, ctx), o)?.sequencesAtMeanContext;
-    const c = poolRunning(o, pool);
+    const c = poolRunning(o, poolOn(memo, arch, gpu)?.sequencesAtMeanContext);
     run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c }, t);
     memo.running.set(key, run);
   }
   return run ?? memo;
 }
+
+const gpuKey = (gpu: Gpu): string => {
+  const ctx = gpuContext(gpu);
+  return `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
+};
+
+/** The row's KV pool on `gpu` (estimate.ts servingOf of the memory model on that GPU), remembered in `memo`. */
+function poolOn(memo: ServingMemo, arch: Arch, gpu: Gpu): Serving | undefined {
+  const key = gpuKey(gpu);
+  if (memo.pools.has(key)) return memo.pools.get(key);
+  const pool = servingOf(estimateMemory(arch, memo.options, gpuContext(gpu)), memo.options);
+  memo.pools.set(key, pool);
+  return pool;
+}
+
+/**
+ * Whether a serving row runs on `gpu` under its engine's own admission rule though its batch's KV does not fit at
+ * once: an engine that serves from a paged KV pool (its profile's kvCache 'paged-pool' with a server) sizes the
+ * pool from its memory fraction after the weights and the profiled activations, serves where the pool holds one
+ * sequence of the job's length, and admits up to its running-request cap while blocks last, the rest waiting
+ * (pool-queue.ts). vLLM V1 refuses to start below one sequence ("To serve at least one request with the models's
+ * max seq len ...": check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py); SGLang caps a request at the
+ * pool (`max_req_len = min(context_len - 1, max_total_num_tokens - 1)`, python/sglang/srt/managers/scheduler.py).
+ * Rows the time model does not queue (queuesOnPool) keep the whole-batch rule.
+ */
+export function admitsFromPool(memo: ServingMemo, arch: Arch, m: ModelFacts, gpu: Gpu): boolean {
+  return queuesWhole(memo.options, m) && runsQueued(memo.options, poolOn(memo, arch, gpu), m);
+}
+
+/** Whether the row's engine admits from a paged pool and the time model queues it (admitsFromPool). */
+const queuesWhole = (o: EstimateOptions, m: ModelFacts): boolean => {
+  const fw = FRAMEWORKS[o.framework];
+  return (
+    o.batch >= 2 && fw.kvCache === 'paged-pool' && fw.server !== undefined && queuesOnPool(m, o)
+  );
+};
+
+/**
+ * Whether options `o` run with `serving` (estimate.ts servingOf on the GPU) by their engine's admission rule
+ * (admitsFromPool): the launch of a plan the planner ranked so, whose `estimate` fit verdict counts every sequence.
+ */
+export const runsQueued = (
+  o: EstimateOptions,
+  serving: Serving | undefined,
+  m: ModelFacts,
+): boolean => queuesWhole(o, m) && (serving?.sequencesAtMaxContext ?? 0) >= 1;
 
 /**
  * replicaTokensPerSecond(m, memo.options, t, r), remembered in `memo` (tpsTableOf(m, o, t)); `t` is one fixed
