@@ -22,7 +22,7 @@ import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { GiB, MiB } from '../units.js';
 import { quantizerHostBytes } from './made-weights.js';
-import { gpuContext } from '../time/hardware.js';
+import { servingGpuContext } from '../time/gpu-memory-context.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { gpuTable, keptOr, type PlanTiming } from './view-memo.js';
@@ -221,7 +221,7 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
 /** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
 function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] {
   if (o.method !== 'inference') return undefined;
-  return servingOf(estimateMemory(arch, o, gpuContext(gpu)), o);
+  return servingOf(estimateMemory(arch, o, servingGpuContext(gpu, o)), o);
 }
 
 /**
@@ -255,7 +255,8 @@ function planEstimate(
   const gpu = ctx.hw[k.hw]!.gpu;
   // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
   const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
-  const make = () => estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {});
+  const make = () =>
+    estimateMemory(ctx.arch, options, paged ? servingGpuContext(gpu, options) : {});
   // Another view of the model estimated these options on this GPU already (view-memo.ts).
   const m = ctx.views
     ? keptOr(gpuTable(ctx.views.estimates, gpu), optionsKey ?? JSON.stringify(options), make)

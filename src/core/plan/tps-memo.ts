@@ -14,7 +14,8 @@ import type { Arch } from '../model/arch.js';
 import { servingOf } from '../estimate.js';
 import { estimateMemory } from '../memory/memory.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { gpuContext, type GpuRates } from '../time/hardware.js';
+import { type GpuRates } from '../time/hardware.js';
+import { servingGpuContext } from '../time/gpu-memory-context.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
@@ -120,7 +121,7 @@ export function runningOn(
   // one runs whole or not at all (pool-queue.ts poolRunning).
   if (o.batch < 2 || FRAMEWORKS[o.framework].kvCache !== 'paged-pool' || !queuesOnPool(m, o))
     return memo;
-  const ctx = gpuContext(gpu);
+  const ctx = servingGpuContext(gpu, o, t);
   const key = `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
   let run = memo.running.get(key);
   if (run === undefined) {
