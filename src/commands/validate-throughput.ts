@@ -6,7 +6,7 @@ import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
 import { OPTIMIZER_PROFILES } from '../core/engines/optimizers.js';
 import { FRAMEWORKS } from '../core/memory/frameworks.js';
-import { gpuContext } from '../core/time/hardware.js';
+import { servingGpuContext } from '../core/time/gpu-memory-context.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
 import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
@@ -71,11 +71,12 @@ function memoryFactsOf(
   options: EstimateOptions,
   gpu: Gpu,
   poolFraction?: number,
+  time?: TimeOptions,
 ): { pool: number | undefined; poolTokens?: number; pagedSpilled: boolean } {
   const serving = options.method === 'inference';
   if (!serving && !OPTIMIZER_PROFILES[options.optimizer].paged)
     return { pool: undefined, pagedSpilled: false };
-  const device = gpuContext(gpu);
+  const device = servingGpuContext(gpu, options, time);
   const m = estimateMemory(arch, options, device);
   if (!serving) return { pool: undefined, pagedSpilled: pagedStatesSpill(m) };
   const s = servingOf(m, options);
@@ -105,12 +106,13 @@ export function casePool(
   arch: Arch,
   options: EstimateOptions,
   gpu: Gpu,
+  time?: TimeOptions,
 ): { pool: number | undefined; poolTokens?: number; pagedSpilled: boolean } {
   const capped =
     c.max_num_seqs === undefined
       ? options
       : { ...options, batch: Math.min(options.batch, c.max_num_seqs) };
-  const facts = memoryFactsOf(arch, capped, gpu, c.pool_fraction);
+  const facts = memoryFactsOf(arch, capped, gpu, c.pool_fraction, time);
   const held =
     c.kv_pool_tokens === undefined ? facts.pool : poolSequencesOf(c.kv_pool_tokens, options);
   const pool = c.max_num_seqs === undefined ? held : Math.min(held ?? Infinity, c.max_num_seqs);
@@ -283,7 +285,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.deterministic === true) time.deterministicFill = true;
     const gpu = findGpu(String(flags.gpu));
     const arch = caseArch(c);
-    const facts = casePool(c, arch, options, gpu);
+    const facts = casePool(c, arch, options, gpu, time);
     const { pool, pagedSpilled } = facts;
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)

@@ -19,7 +19,8 @@ import { fitDeviceBytes, pagedStatesSpill, type PagedStates } from './memory/pag
 import { FRAMEWORKS } from './memory/frameworks.js';
 import { estimateTime, type TimeResult } from './time/index.js';
 import { poolSequencesOf } from './time/admission-reserve.js';
-import { gpuCapacityBytes, gpuContext } from './time/hardware.js';
+import { gpuCapacityBytes } from './time/hardware.js';
+import { servingGpuContext } from './time/gpu-memory-context.js';
 import { compareNames } from './compare-names.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
@@ -140,7 +141,7 @@ export function buildEstimate(
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(arch, options, {
-    ...(gpu ? gpuContext(gpu) : {}),
+    ...(gpu ? servingGpuContext(gpu, options, time) : {}),
     ...build,
   });
   const device = m.perGpu.deviceBytes;

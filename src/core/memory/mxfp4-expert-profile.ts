@@ -1,3 +1,5 @@
+import type { QuantFormat } from '../../schema/time.js';
+
 /**
  * How an engine lays out an MXFP4 MoE checkpoint's routed experts for its kernel (FrameworkProfile): the multiples it
  * pads the hidden size and one GPU's expert width to, by the kernel path the card takes (time/mxfp4-pad.ts).
@@ -12,10 +14,22 @@ export interface Mxfp4ExpertPad {
 /** The MXFP4 expert padding of each kernel path: Marlin, triton_kernels on CUDA, TensorRT-LLM-gen and AMD GPUs'. */
 export interface Mxfp4ExpertProfile {
   /**
-   * Time: the routed experts' padded shape, which a decode step's expert GEMMs read in full (the pad's zeros
-   * included). Absent, or a path absent: read at the checkpoint's shape.
+   * The routed experts' padded shape, which a decode step's expert GEMMs read in full (the pad's zeros included) and
+   * the GPU holds (memory/mxfp4-pad-bytes.ts). Absent, or a path absent: the checkpoint's shape.
    */
   mxfp4ExpertPad?: Partial<
     Record<'marlin' | 'tritonKernels' | 'trtllmGen' | 'rocm', Mxfp4ExpertPad>
   >;
+}
+
+/**
+ * The card and the kernel an MXFP4 MoE step runs on (EstimateContext.mxfp4Kernel), which pick the kernel path whose
+ * padded shape the engine allocates (time/mxfp4-pad.ts): its compute capability (0 on AMD), whether it is an AMD
+ * GPU, the kernel family the step takes (time/decode.ts stepKernel) and the one the run named (TimeOptions.quantFormat).
+ */
+export interface Mxfp4KernelContext {
+  cc: number;
+  rocm: boolean;
+  kernel: QuantFormat | null;
+  named: QuantFormat | null;
 }

@@ -41,6 +41,7 @@ import { MiB } from '../units.js';
 import { visionFileBytes, type VisionFile } from './vision-file.js';
 import { ligerPatches, ligerProfile } from '../kernels/liger.js';
 import type { Breakdown, EstimateContext } from './types.js';
+import { mxfp4PadBytes } from './mxfp4-pad-bytes.js';
 import { expertShareOf, routedExperts, splitsExperts } from './expert-parallel.js';
 import { floatCompute } from '../../schema/estimate.js';
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
@@ -278,6 +279,11 @@ export interface Setup {
    * linValues / linConstants / linBias and the share of them one GPU holds; null when TP splits them as the rest.
    */
   experts: (LinearBytes & { share: number }) | null;
+  /**
+   * The bytes over every layer that an engine padding MXFP4 experts for its kernel adds to one GPU's routed experts
+   * (mxfp4-pad-bytes.ts); null where it pads none.
+   */
+  mxfp4Pad: { weights: number; constants: number } | null;
   /** Fraction of the layers on the busiest pipeline stage. */
   lf: number;
   adapters: number;
@@ -357,6 +363,14 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     bias: linBias,
   } = storageOf(arch, facts, o, expertBytes);
   const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
+  const mxfp4Pad = mxfp4PadBytes(
+    arch,
+    fw,
+    o,
+    ctx,
+    (l, n) => linearStorage(arch, l, n, o),
+    experts ? experts.share : 1 / tp,
+  );
   const head = kbitHeadOf(arch, fw, o, quantized);
   // k-bit matmuls dequantize one weight at a time (bitsandbytes MatMul4Bit: dequantize_4bit(B).to(A.dtype)),
   // into the dtype it was quantized from; from an fp16 copy that is fp16, then cast: both alive at once.
@@ -409,6 +423,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     linConstants,
     linBias,
     experts,
+    mxfp4Pad,
     lf: Math.ceil(facts.totalLayers / pp) / facts.totalLayers,
     adapters,
     nTrain,

@@ -41,6 +41,24 @@ export interface Holdings {
   autocastCopies: number;
 }
 
+/**
+ * One GPU's layer linears over the stage's layers: values with biases, and quantization constants. Expert parallelism
+ * / DP attention: the routed experts at their own share, the rest over TP (setup.ts experts); MXFP4 experts at the
+ * shape the engine pads them to for its kernel (mxfp4-pad-bytes.ts).
+ */
+function linearsHeld(s: Setup): { weights: number; constants: number } {
+  const { tp, lf } = s;
+  const x = s.experts;
+  const pad = s.mxfp4Pad ?? { weights: 0, constants: 0 };
+  const weights = x
+    ? ((s.linValues + s.linBias - x.values - x.bias) * lf) / tp + (x.values + x.bias) * lf * x.share
+    : ((s.linValues + s.linBias) * lf) / tp;
+  const constants = x
+    ? ((s.linConstants - x.constants) * lf) / tp + x.constants * lf * x.share
+    : (s.linConstants * lf) / tp;
+  return { weights: weights + pad.weights * lf, constants: constants + pad.constants * lf };
+}
+
 // Per-stage accounting (pipeline parallel: first stage holds the embedding and pp micro-batches in flight
 // under 1F1B; the last holds lm_head and the loss — Megatron theoretical_memory_usage.py).
 export function holdingsOf(s: Setup, stage: Stage): Holdings {
@@ -54,20 +72,13 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
   const floatShare = embedShare - (kbitHead ? arch.lmHeadParams : 0);
 
   // Weights held on this GPU.
-  // Expert parallelism / DP attention: the routed experts at their own share, the rest over TP (setup.ts experts).
-  const x = s.experts;
-  const linearHeld = x
-    ? ((s.linValues + s.linBias - x.values - x.bias) * lf) / tp + (x.values + x.bias) * lf * x.share
-    : ((s.linValues + s.linBias) * lf) / tp;
+  const held = linearsHeld(s);
   const weightsFull =
-    linearHeld +
+    held.weights +
     (floatShare / tp) * s.embedBytes +
     P.other * lf * s.floatBytes +
     (kbitHead ? kbitHead.values / tp : 0);
-  const constantsFull =
-    (x
-      ? ((s.linConstants - x.constants) * lf) / tp + x.constants * lf * x.share
-      : (s.linConstants * lf) / tp) + (kbitHead ? kbitHead.constants / tp : 0);
+  const constantsFull = held.constants + (kbitHead ? kbitHead.constants / tp : 0);
 
   const trainShare = t.full ? stageParams / tp : (s.adapters * lf) / tp;
   const stateBytesFull = (s.states * (t.full ? stageParams / P.total : lf)) / tp;

@@ -1,5 +1,6 @@
 /** The memory estimate's result types: bytes per component, per phase and per pipeline stage. */
 import { type CacheFigures } from './kv-layout.js';
+import type { Mxfp4KernelContext } from './mxfp4-expert-profile.js';
 
 /** Bytes per component; sums to deviceBytes. */
 export interface Breakdown {
@@ -120,6 +121,12 @@ export interface EstimateContext {
   gpuCapacityBytes?: number;
   /** The GPU's name as the driver reports it (hardware.ts gpuDeviceName): a server's defaults may read it. */
   gpuDeviceName?: string;
+  /**
+   * The card and kernel an MXFP4 MoE serving run takes (time/gpu-memory-context.ts): an engine that pads MXFP4
+   * experts for its kernel (FrameworkProfile.mxfp4ExpertPad) holds them at the padded shape (mxfp4-pad-bytes.ts).
+   * Absent (no GPU given): held at the checkpoint's shape.
+   */
+  mxfp4Kernel?: Mxfp4KernelContext;
   /**
    * Skip rounding the breakdown and listing the phases (`phases` is empty): for callers that read only
    * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.

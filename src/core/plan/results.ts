@@ -22,15 +22,14 @@ import { jobCostUsd, type CostParts } from '../time/cost.js';
 import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { GiB, MiB } from '../units.js';
 import { quantizerHostBytes } from './made-weights.js';
-import { gpuContext } from '../time/hardware.js';
+import { servingGpuContext } from '../time/gpu-memory-context.js';
+import { admittedOr, planServing, queuedAt } from './admitted.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { gpuTable, keptOr, type PlanTiming } from './view-memo.js';
-import { servingOf } from '../estimate.js';
-import { runningOn, tpsTableOf } from './tps-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
-import { PLAN_DECODE_TIME, REASON, timeOptionsOf } from './context.js';
+import { REASON, timeOptionsOf } from './context.js';
 import type { Ctx, Kept, LoopState } from './context.js';
 import { REASONS, costBasisOf } from './types.js';
 import type {
@@ -218,37 +217,6 @@ function planCost(ctx: Ctx, h: HardwareOption, k: Kept, count: number): Plan['co
   return { usd: k.cost, ...parts, quantizeUsd: k.cost - serveOnly };
 }
 
-/** vLLM plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
-function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] {
-  if (o.method !== 'inference') return undefined;
-  return servingOf(estimateMemory(arch, o, gpuContext(gpu)), o);
-}
-
-/**
- * The sequences a serving plan's KV pool runs where it holds fewer than the batch (undefined: all run), from the
- * search's memo of the row on that GPU (tps-memo.ts runningOn), as its ranking timed it.
- */
-function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
-  const memo = tpsTableOf(ctx.facts, o, PLAN_DECODE_TIME);
-  const run = runningOn(memo, ctx.arch, ctx.facts, gpu, PLAN_DECODE_TIME);
-  return run === memo ? undefined : run.options.batch;
-}
-
-/**
- * A serving plan whose every sequence resident would not fit the GPU but whose engine admits from its KV pool and
- * queues the rest (tps-memo.ts admitsFromPool): its memory as the engine holds it, the pool filling its budget at
- * the sequences it runs (runningOn); `m` otherwise.
- */
-function admittedOr(ctx: Ctx, o: EstimateOptions, gpu: Gpu, m: MemoryEstimate): MemoryEstimate {
-  if (
-    o.method !== 'inference' ||
-    m.perGpu.deviceBytes <= gpu.memoryMiB * MiB * (1 - ctx.s.limits.memoryMargin)
-  )
-    return m;
-  const c = queuedAt(ctx, o, gpu);
-  return c === undefined ? m : estimateMemory(ctx.arch, { ...o, batch: c }, gpuContext(gpu));
-}
-
 /**
  * Memory estimates made while a result is finished, by (row, GPU option): a plan's estimate reads its options
  * (choicesOf: the row on the option's GPU) and the GPU, neither the power level nor the search's figures, so the
@@ -271,7 +239,12 @@ function planEstimate(
   // A colocated vLLM fills its share of this GPU, paged optimizer states what it leaves free.
   const paged = options.rollout || OPTIMIZER_PROFILES[options.optimizer].paged;
   const make = () =>
-    admittedOr(ctx, options, gpu, estimateMemory(ctx.arch, options, paged ? gpuContext(gpu) : {}));
+    admittedOr(
+      ctx,
+      options,
+      gpu,
+      estimateMemory(ctx.arch, options, paged ? servingGpuContext(gpu, options) : {}),
+    );
   // Another view of the model estimated these options on this GPU already (view-memo.ts).
   const m = ctx.views
     ? keptOr(gpuTable(ctx.views.estimates, gpu), optionsKey ?? JSON.stringify(options), make)

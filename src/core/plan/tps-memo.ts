@@ -15,6 +15,7 @@ import { servingOf, type Serving } from '../estimate.js';
 import { estimateMemory } from '../memory/memory.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { gpuContext, type GpuRates } from '../time/hardware.js';
+import { servingGpuContext } from '../time/gpu-memory-context.js';
 import type { ModelFacts } from '../time/model-facts.js';
 import { poolRunning, queuesOnPool } from '../time/pool-queue.js';
 import { replicaServingTime, replicaTokensPerSecond } from '../time/serving-step.js';
@@ -131,7 +132,7 @@ export function runningOn(
   const key = gpuKey(gpu);
   let run = memo.running.get(key);
   if (run === undefined) {
-    const c = poolRunning(o, poolOn(memo, arch, gpu)?.sequencesAtMeanContext);
+    const c = poolRunning(o, poolOn(memo, arch, gpu, t)?.sequencesAtMeanContext);
     run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c }, t);
     memo.running.set(key, run);
   }
@@ -143,11 +144,15 @@ const gpuKey = (gpu: Gpu): string => {
   return `${ctx.gpuCapacityBytes}|${ctx.gpuDeviceName}`;
 };
 
-/** The row's KV pool on `gpu` (estimate.ts servingOf of the memory model on that GPU), remembered in `memo`. */
-function poolOn(memo: ServingMemo, arch: Arch, gpu: Gpu): Serving | undefined {
+/**
+ * The row's KV pool on `gpu` (estimate.ts servingOf of the memory model on that GPU, its MXFP4 experts at the
+ * kernel's padded shape under `t`: gpu-memory-context.ts), remembered in `memo`.
+ */
+function poolOn(memo: ServingMemo, arch: Arch, gpu: Gpu, t?: TimeOptions): Serving | undefined {
   const key = gpuKey(gpu);
   if (memo.pools.has(key)) return memo.pools.get(key);
-  const pool = servingOf(estimateMemory(arch, memo.options, gpuContext(gpu)), memo.options);
+  const ctx = servingGpuContext(gpu, memo.options, t);
+  const pool = servingOf(estimateMemory(arch, memo.options, ctx), memo.options);
   memo.pools.set(key, pool);
   return pool;
 }

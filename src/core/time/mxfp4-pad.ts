@@ -33,23 +33,43 @@ function mxfp4Path(
 const roundUp = (x: number, k: number): number => Math.ceil(x / k) * k;
 
 /**
- * Padded over stored routed-expert elements of one GPU's share (each expert's w13 and w2 are hidden x width matrices,
- * so one factor covers them); 1 where the weights are not MXFP4, the model has no routed experts or the engine pads
- * none on this path. Under expert parallelism a rank holds whole experts, so the width is not split.
+ * The padded over stored hidden size and one GPU's expert width (each expert's w13 and w2 are hidden x width
+ * matrices); null where the weights are not MXFP4, the model has no routed experts or the engine pads none on this
+ * path. Under expert parallelism a rank holds whole experts, so the width is not split.
+ */
+export function mxfp4ExpertPadDims(
+  m: Pick<ModelFacts, 'experts' | 'expertFfn' | 'hidden'>,
+  fw: Pick<FrameworkProfile, 'mxfp4ExpertPad'>,
+  o: Pick<EstimateOptions, 'weights' | 'tp' | 'ep'>,
+  r: { cc: number; rocm: boolean },
+  q: QuantFormat | null,
+  named: QuantFormat | null,
+): { hidden: number; width: number } | null {
+  const pads = fw.mxfp4ExpertPad;
+  if (pads === undefined || o.weights !== 'mxfp4' || m.experts <= 1 || m.expertFfn <= 0)
+    return null;
+  const path = mxfp4Path(r, q, named);
+  const pad = path === null ? undefined : pads[path];
+  if (pad === undefined) return null;
+  const width = (o.ep ?? 1) > 1 ? m.expertFfn : m.expertFfn / o.tp;
+  return {
+    hidden: roundUp(m.hidden, pad.hidden) / m.hidden,
+    width: roundUp(width, pad.width) / width,
+  };
+}
+
+/**
+ * Padded over stored routed-expert elements of one GPU's share (mxfp4ExpertPadDims: one factor covers w13 and w2);
+ * 1 where the engine pads none. The memory model holds the same padded elements (memory/mxfp4-pad-bytes.ts).
  */
 export function mxfp4ExpertPadFactor(
-  m: ModelFacts,
-  fw: FrameworkProfile,
+  m: Pick<ModelFacts, 'experts' | 'expertFfn' | 'hidden'>,
+  fw: Pick<FrameworkProfile, 'mxfp4ExpertPad'>,
   o: Pick<EstimateOptions, 'weights' | 'tp' | 'ep'>,
   r: { cc: number; rocm: boolean },
   q: QuantFormat | null,
   named: QuantFormat | null,
 ): number {
-  const pads = fw.mxfp4ExpertPad;
-  if (pads === undefined || o.weights !== 'mxfp4' || m.experts <= 1 || m.expertFfn <= 0) return 1;
-  const path = mxfp4Path(r, q, named);
-  const pad = path === null ? undefined : pads[path];
-  if (pad === undefined) return 1;
-  const width = (o.ep ?? 1) > 1 ? m.expertFfn : m.expertFfn / o.tp;
-  return (roundUp(m.hidden, pad.hidden) * roundUp(width, pad.width)) / (m.hidden * width);
+  const d = mxfp4ExpertPadDims(m, fw, o, r, q, named);
+  return d === null ? 1 : d.hidden * d.width;
 }

@@ -1,0 +1,54 @@
+/**
+ * A serving plan's memory and KV pool as its engine holds them on the plan's GPU: the pool the engine leaves
+ * (planServing), and where every sequence resident would not fit, the sequences its pool runs with the rest queued
+ * (queuedAt, admittedOr; tps-memo.ts runningOn and admitsFromPool).
+ */
+import type { Arch } from '../model/arch.js';
+import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
+import { servingGpuContext } from '../time/gpu-memory-context.js';
+import { MiB } from '../units.js';
+import type { Gpu } from '../../schema/gpu.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
+import type { Plan } from './types.js';
+import { servingOf } from '../estimate.js';
+import { runningOn, tpsTableOf } from './tps-memo.js';
+import { PLAN_DECODE_TIME } from './context.js';
+import type { Ctx } from './context.js';
+
+/** Serving plans: a paged-KV engine fills the GPU up to its utilization; the pool it leaves is the answer. */
+export function planServing(arch: Arch, o: EstimateOptions, gpu: Gpu): Plan['serving'] {
+  if (o.method !== 'inference') return undefined;
+  return servingOf(estimateMemory(arch, o, servingGpuContext(gpu, o)), o);
+}
+
+/**
+ * The sequences a serving plan's KV pool runs where it holds fewer than the batch (undefined: all run), from the
+ * search's memo of the row on that GPU (tps-memo.ts runningOn), as its ranking timed it.
+ */
+export function queuedAt(ctx: Ctx, o: EstimateOptions, gpu: Gpu): number | undefined {
+  const memo = tpsTableOf(ctx.facts, o, PLAN_DECODE_TIME);
+  const run = runningOn(memo, ctx.arch, ctx.facts, gpu, PLAN_DECODE_TIME);
+  return run === memo ? undefined : run.options.batch;
+}
+
+/**
+ * A serving plan whose every sequence resident would not fit the GPU but whose engine admits from its KV pool and
+ * queues the rest (tps-memo.ts admitsFromPool): its memory as the engine holds it, the pool filling its budget at
+ * the sequences it runs (runningOn); `m` otherwise.
+ */
+export function admittedOr(
+  ctx: Ctx,
+  o: EstimateOptions,
+  gpu: Gpu,
+  m: MemoryEstimate,
+): MemoryEstimate {
+  if (
+    o.method !== 'inference' ||
+    m.perGpu.deviceBytes <= gpu.memoryMiB * MiB * (1 - ctx.s.limits.memoryMargin)
+  )
+    return m;
+  const c = queuedAt(ctx, o, gpu);
+  return c === undefined
+    ? m
+    : estimateMemory(ctx.arch, { ...o, batch: c }, servingGpuContext(gpu, o));
+}
