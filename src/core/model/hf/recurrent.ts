@@ -5,6 +5,7 @@ import type { ArchBody } from './blocks.js';
 import { ConfigError, Fields } from './fields.js';
 import { graniteMamba, layerTypesOf, mamba2Mixer, ssmCacheBytes } from './hybrid.js';
 import { llamaLike } from './llama.js';
+import { selectiveScanMixer } from './ssm.js';
 import type { Mixer, Moe } from './llama.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -125,26 +126,17 @@ export function jambaMixers(c: Fields, layers: number): (Mixer | null)[] {
       : Math.ceil(h / JAMBA.dtRankDiv);
   const proj = c.bool('mamba_proj_bias', false);
   const convBias = c.bool('mamba_conv_bias', true);
-  const mixer: Mixer = {
-    linears: [
-      lin('other', h, 2 * inner, proj),
-      lin('other', inner, rank + 2 * n, false),
-      lin('other', rank, inner, true),
-      lin('other', inner, h, proj),
-    ],
-    params: inner * k + (convBias ? inner : 0) + inner * n + inner + rank + 2 * n,
-    // Selective scan runs token by token (no chunk matrices): chunk 1.
-    state: {
-      kind: 'mamba',
-      heads: inner,
-      keyDim: n,
-      valueDim: 1,
-      convChannels: inner,
-      convKernel: k,
-      stateBytes: null,
-      chunk: 1,
-    },
-  };
+  // dt_rank + 2 d_state: the RMSNorms over dt, B and C.
+  const mixer = selectiveScanMixer({
+    h,
+    inner,
+    n,
+    k,
+    rank,
+    bias: proj,
+    convBias,
+    normParams: rank + 2 * n,
+  });
   const period = c.int('attn_layer_period', JAMBA.attnPeriod);
   const offset = c.count('attn_layer_offset', JAMBA.attnOffset);
   const blocks = c.strList('layers_block_type');

@@ -12,6 +12,51 @@ import type { Mixer } from './llama.js';
 // "auto" (ceil(hidden_size / 16)), use_bias=False, use_conv_bias=True, tie_word_embeddings=True.
 const MAMBA = { dState: 16, kernel: 4, expand: 2, dtRankDiv: 16 };
 
+/** A Mamba (v1) selective-scan mixer's shapes: its projections' widths and biases, and the norms' parameters. */
+export interface SelectiveScan {
+  h: number;
+  inner: number;
+  /** state size */
+  n: number;
+  /** conv kernel */
+  k: number;
+  /** dt rank */
+  rank: number;
+  /** in_proj and out_proj biases */
+  bias: boolean;
+  convBias: boolean;
+  /** parameters of norms over dt, B and C (Jamba's RMSNorms), 0 where they carry no weights */
+  normParams: number;
+}
+
+/**
+ * The mixer of a selective-scan layer (mamba1Mixer, recurrent.ts jambaMixers): in_proj, x_proj, dt_proj and out_proj;
+ * the conv, A_log and D as parameters; the conv window and scan state per sequence, read as inner heads of
+ * state_size x 1. The scan runs token by token (no chunk matrices): chunk 1.
+ */
+export function selectiveScanMixer(x: SelectiveScan): Mixer {
+  const { h, inner, n, k, rank } = x;
+  return {
+    linears: [
+      lin('other', h, 2 * inner, x.bias),
+      lin('other', inner, rank + 2 * n, false),
+      lin('other', rank, inner, true),
+      lin('other', inner, h, x.bias),
+    ],
+    params: inner * k + (x.convBias ? inner : 0) + inner * n + inner + x.normParams,
+    state: {
+      kind: 'mamba',
+      heads: inner,
+      keyDim: n,
+      valueDim: 1,
+      convChannels: inner,
+      convKernel: k,
+      stateBytes: null,
+      chunk: 1,
+    },
+  };
+}
+
 /**
  * MambaMixer / FalconMambaMixer (modeling_mamba.py, modeling_falcon_mamba.py, transformers 5.14.1): in_proj hidden ->
  * 2 inner (x, z; bias use_bias), a depthwise conv1d over inner (bias use_conv_bias), x_proj inner -> dt_rank +
@@ -31,26 +76,7 @@ export function mamba1Mixer(c: Fields): Mixer {
       : Math.ceil(h / MAMBA.dtRankDiv);
   const bias = c.bool('use_bias', false);
   const convBias = c.bool('use_conv_bias', true);
-  return {
-    linears: [
-      lin('other', h, 2 * inner, bias),
-      lin('other', inner, rank + 2 * n, false),
-      lin('other', rank, inner, true),
-      lin('other', inner, h, bias),
-    ],
-    params: inner * k + (convBias ? inner : 0) + inner * n + inner,
-    // The selective scan runs token by token (no chunk matrices): chunk 1.
-    state: {
-      kind: 'mamba',
-      heads: inner,
-      keyDim: n,
-      valueDim: 1,
-      convChannels: inner,
-      convKernel: k,
-      stateBytes: null,
-      chunk: 1,
-    },
-  };
+  return selectiveScanMixer({ h, inner, n, k, rank, bias, convBias, normParams: 0 });
 }
 
 // HF Mamba2Config (configuration_mamba2.py, transformers 5.14.1) defaults: num_heads=128, head_dim=64,
