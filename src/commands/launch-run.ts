@@ -12,6 +12,7 @@ import {
 import { plannedTokens } from '../core/launch/common.js';
 import { modelRepo } from '../core/model/arch.js';
 import { runsQueued } from '../core/plan/tps-memo.js';
+import { heldPerGpu } from '../core/plan/admitted.js';
 import { modelFacts } from '../core/time/model-facts.js';
 import { launchedLoraOptions } from '../core/launch/modules.js';
 import { badValue, UserError } from '../io/errors.js';
@@ -480,7 +481,7 @@ export function launchFolder(input: LaunchInput<EstimateResult>): {
         { path: PROBE_FILE, content: PROBE_PY, mode: 0o644 },
         {
           path: RUN_PLAN_FILE,
-          content: runPlanText(runPlanOf(input, bundle.engine, bundle.files)),
+          content: runPlanText(runPlanOf(heldInput(input), bundle.engine, bundle.files)),
           mode: 0o644,
         },
       ]
@@ -501,6 +502,21 @@ export function launchFolder(input: LaunchInput<EstimateResult>): {
 const overGpu = (input: LaunchInput<EstimateResult>): boolean =>
   input.estimate.fits === false &&
   !runsQueued(input.options, input.estimate.serving, modelFacts(input.arch));
+
+/**
+ * The run plan's input: a queued serving plan's memory as its engine holds it, the pool at the sequences it runs
+ * (plan/admitted.ts heldPerGpu), which `check` compares the run's memory with; the input itself otherwise.
+ */
+const heldInput = (input: LaunchInput<EstimateResult>): LaunchInput<EstimateResult> =>
+  input.estimate.fits === false && !overGpu(input)
+    ? {
+        ...input,
+        estimate: {
+          ...input.estimate,
+          perGpu: heldPerGpu(input.arch, input.options, input.gpu, input.estimate),
+        },
+      }
+    : input;
 
 function writeFolder(input: LaunchInput<EstimateResult>, lf: LaunchFlags): number {
   const { bundle, files } = launchFolder(input);

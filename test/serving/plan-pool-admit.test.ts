@@ -2,6 +2,7 @@
 // the job's length, the rest of its users queueing (plan/tps-memo.ts admitsFromPool), and ranks at the queued rate
 // `estimate` gives; before, the planner pruned it as out of memory with every user's KV resident at once.
 import { afterAll, describe, expect, it } from 'vitest';
+import { launchFolder, launchInputOfPlan } from '../../src/commands/launch-run.js';
 import { plan, type Plan } from '../../src/core/plan/index.js';
 import type { Arch } from '../../src/core/model/index.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
@@ -62,6 +63,18 @@ describe.each([
     // 256 users' KV resident at once is over the L40S: estimate still says so.
     if (gpu === 'l40s') expect(e.fits).toBe(false);
     expect(runsQueued(best.options, e.serving, modelFacts(input.arch))).toBe(true);
+  });
+
+  it("writes the memory the engine holds into the run plan `check` reads, the plan's own, not every user's", () => {
+    const best = r.plans[0]!;
+    const x = launchInputOfPlan(best, input.arch, input.arch.hfId ?? input.arch.id, g);
+    const file = launchFolder(x).files.find((f) => f.path === 'vramplan-plan.json')!;
+    const held = JSON.parse(file.content) as { estimate: { deviceBytes: number } };
+    // The full batch's KV resident at once is over the card on the L40S; the run plan carries the pool's share.
+    if (gpu === 'l40s')
+      expect(x.estimate.perGpu.deviceBytes).toBeGreaterThan(g.memoryMiB * 2 ** 20);
+    expect(held.estimate.deviceBytes).toBeLessThanOrEqual(best.memory.capacityBytes);
+    expect(held.estimate.deviceBytes).toBe(best.memory.deviceBytes);
   });
 
   it("ranks each such plan at estimate's queued rate, never above the rate with every user resident", () => {

@@ -10,8 +10,9 @@ import { MiB } from '../units.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { Plan } from './types.js';
-import { servingOf } from '../estimate.js';
+import { servingOf, type EstimateResult } from '../estimate.js';
 import { runningOn, tpsTableOf } from './tps-memo.js';
+import { poolRunning } from '../time/pool-queue.js';
 import { PLAN_DECODE_TIME } from './context.js';
 import type { Ctx } from './context.js';
 
@@ -51,4 +52,22 @@ export function admittedOr(
   return c === undefined
     ? m
     : estimateMemory(ctx.arch, { ...o, batch: c }, servingGpuContext(gpu, o));
+}
+
+/**
+ * The per-GPU memory a launched serving plan's engine holds where its KV pool runs fewer sequences than the batch
+ * and queues the rest (`e.serving`: estimate.ts servingOf on the GPU; time/pool-queue.ts poolRunning): the memory at
+ * the sequences the pool runs, the pool filling its budget, as the planner shows the plan (admittedOr); `e`'s own
+ * where every sequence runs at once. What `check` compares a finished run with (check/run-plan.ts).
+ */
+export function heldPerGpu(
+  arch: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  e: Pick<EstimateResult, 'perGpu' | 'fits' | 'serving'>,
+): EstimateResult['perGpu'] {
+  if (o.method !== 'inference' || e.fits !== false) return e.perGpu;
+  const c = poolRunning(o, e.serving?.sequencesAtMeanContext);
+  if (c === undefined) return e.perGpu;
+  return estimateMemory(arch, { ...o, batch: c }, servingGpuContext(gpu, o)).perGpu;
 }
