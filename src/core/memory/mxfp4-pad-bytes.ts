@@ -10,6 +10,7 @@
 import type { Arch, Linear } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { mxfp4ExpertPadDims } from '../time/mxfp4-pad.js';
+import { modelFacts } from '../time/model-facts.js';
 import type { FrameworkProfile } from './framework-profile.js';
 import type { EstimateContext } from './types.js';
 
@@ -31,11 +32,8 @@ export function mxfp4PadBytes(
 ): { weights: number; constants: number } | null {
   const k = ctx.mxfp4Kernel;
   if (k === undefined || fw.mxfp4ExpertPad === undefined) return null;
-  // The routed experts' shape as the time model reads it (time/model-facts.ts: the last MoE group's).
-  const moe = arch.groups.filter((g) => g.experts > 1 && g.name !== 'vision').at(-1);
-  if (moe === undefined) return null;
-  const shape = { experts: moe.experts, expertFfn: moe.ffn, hidden: arch.hidden };
-  const d = mxfp4ExpertPadDims(shape, fw, o, k, k.kernel, k.named);
+  // The routed experts' shape as the time model reads it (time/model-facts.ts), so both pad the same matrices.
+  const d = mxfp4ExpertPadDims(modelFacts(arch), fw, o, k, k.kernel, k.named);
   if (d === null) return null;
   const out = { values: 0, constants: 0, bias: 0 };
   const grow = d.hidden * d.width - 1;

@@ -49,10 +49,12 @@ export function admittedOr(
   )
     return m;
   const c = queuedAt(ctx, o, gpu);
-  return c === undefined
-    ? m
-    : estimateMemory(ctx.arch, { ...o, batch: c }, servingGpuContext(gpu, o));
+  return c === undefined ? m : memoryRunning(ctx.arch, o, gpu, c);
 }
+
+/** The memory the engine holds running `c` of the plan's sequences on `gpu`, its pool filling its budget. */
+const memoryRunning = (arch: Arch, o: EstimateOptions, gpu: Gpu, c: number): MemoryEstimate =>
+  estimateMemory(arch, { ...o, batch: c }, servingGpuContext(gpu, o));
 
 /**
  * The per-GPU memory a launched serving plan's engine holds where its KV pool runs fewer sequences than the batch
@@ -68,6 +70,5 @@ export function heldPerGpu(
 ): EstimateResult['perGpu'] {
   if (o.method !== 'inference' || e.fits !== false) return e.perGpu;
   const c = poolRunning(o, e.serving?.sequencesAtMeanContext);
-  if (c === undefined) return e.perGpu;
-  return estimateMemory(arch, { ...o, batch: c }, servingGpuContext(gpu, o)).perGpu;
+  return c === undefined ? e.perGpu : memoryRunning(arch, o, gpu, c).perGpu;
 }

@@ -132,7 +132,7 @@ export function runningOn(
   const key = gpuKey(gpu);
   let run = memo.running.get(key);
   if (run === undefined) {
-    const c = poolRunning(o, poolOn(memo, arch, gpu, t)?.sequencesAtMeanContext);
+    const c = poolRunning(o, poolOn(memo, arch, gpu)?.sequencesAtMeanContext);
     run = c === undefined ? null : tpsTableOf(m, { ...o, batch: c }, t);
     memo.running.set(key, run);
   }
@@ -146,12 +146,12 @@ const gpuKey = (gpu: Gpu): string => {
 
 /**
  * The row's KV pool on `gpu` (estimate.ts servingOf of the memory model on that GPU, its MXFP4 experts at the
- * kernel's padded shape under `t`: gpu-memory-context.ts), remembered in `memo`.
+ * kernel's padded shape: gpu-memory-context.ts, as plan/admitted.ts reads the plan's), remembered in `memo`.
  */
-function poolOn(memo: ServingMemo, arch: Arch, gpu: Gpu, t?: TimeOptions): Serving | undefined {
+function poolOn(memo: ServingMemo, arch: Arch, gpu: Gpu): Serving | undefined {
   const key = gpuKey(gpu);
   if (memo.pools.has(key)) return memo.pools.get(key);
-  const ctx = servingGpuContext(gpu, memo.options, t);
+  const ctx = servingGpuContext(gpu, memo.options);
   const pool = servingOf(estimateMemory(arch, memo.options, ctx), memo.options);
   memo.pools.set(key, pool);
   return pool;
