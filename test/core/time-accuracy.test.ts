@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -335,8 +335,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (816: 803 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(816);
+  it('scores every scorable case (826: 813 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(826);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -655,7 +655,12 @@ const eraOfEarlier = (id: string) =>
 // rows from AMD recipe pages and Qwen3 FP8 MoE tuning PRs"): three vllm-project/recipes pages (Llama/Llama3.3-70B-ROCm.md's
 // FP8 Llama 3.3 70B on one MI355X, DeepSeek/AMD_GPU/README.md's DeepSeek-R1 on 8x MI300X, Qwen/Qwen3-Next.md's B200
 // outputs) and the Before Tuning columns of vLLM's MI300X Qwen3 FP8 MoE config PRs (vllm-project/vllm#17530,
-// vllm-project/vllm#17535: offline bursts of 200).
+// vllm-project/vllm#17535: offline bursts of 200). Four more, the same way (docs/time-model.md "Serving rows from an
+// LFM2.5 cookbook snippet, two vLLM PRs of July 2026 and SGLang's FP8 one_batch runs"): the SGLang cookbook's LFM2.5
+// benchmark snippet (LFM2.5-1.2B-Instruct bf16 on H100, H200 and B200 at 1 and 100 in flight), vLLM main's
+// Nemotron-3-Nano FP8 on H200 one request at a time (vllm-project/vllm#50040), vLLM main's Qwen3-32B-FP8 over TP 8 on
+// H100 at 32 in flight (vllm-project/vllm#48757) and SGLang's bench_one_batch of two W8A8 FP8 7B checkpoints
+// (sgl-project/sglang#32994, H100 assumed).
 const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang10404-/, 'sglang10404'],
   [/^sglang10467-/, 'sglang10467'],
@@ -681,6 +686,10 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^llamacpp-16894-/, 'cpp16894'],
   [/^sglang6885-/, 'sglang6885'],
   [/^vllm28200-/, 'vllm28200'],
+  [/^sgllfm25-/, 'sgllfm25'],
+  [/^vllm50040-/, 'vllm50040'],
+  [/^vllm48757-/, 'vllm48757'],
+  [/^sglang32994-/, 'sglang32994'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1071,11 +1080,22 @@ const FIELD_BARS = {
   // MiniMax-M2 FP8 over TP 4 on H100 (TP inferred) under vLLM of November 2025 (default fused_moe tiles), mean TPOT at 10 in
   // flight of 2048/1024: +30.6%.
   'vllm28200 kind:serving engine:vllm': { count: 1, median: 0.307, p90: 0.307 },
+  // LFM2.5-1.2B-Instruct bf16 under an SGLang source build (0.0.0.dev1+g631db6c75) on Modal, random 1024/1024, mean TPOT:
+  // one request in flight H100 +43.3%, H200 +83.2%, B200 +20.8%; 100 in flight +73.9%, +33.4%, -45.6%.
+  'sgllfm25 kind:serving engine:sglang': { count: 6, median: 0.445, p90: 0.832 },
+  // Nemotron-3-Nano-30B-A3B FP8 (per-tensor) on one H200 under vLLM main of late July 2026, 60 ShareGPT prompts one at
+  // a time with 300-token answers, output throughput: -1.6%.
+  'vllm50040 kind:serving engine:vllm': { count: 1, median: 0.016, p90: 0.016 },
+  // Qwen3-32B-FP8 (block-wise) over TP 8 on H100 under vLLM main at a89015c6df, 32 in flight of 128/1024, mean TPOT: +17.3%.
+  'vllm48757 kind:serving engine:vllm': { count: 1, median: 0.174, p90: 0.174 },
+  // bench_one_batch of RedHatAI's Llama-2-7b-chat and Qwen2-7B-Instruct W8A8 FP8 (static activation scales) under SGLang of
+  // mid-2026, batch 1 at 1024/1024 (H100 assumed): +28.5%, +28.9%.
+  'sglang32994 kind:serving engine:sglang': { count: 2, median: 0.288, p90: 0.29 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 428 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
-    expect(fieldRows.length).toBe(428);
+  it('scores the 438 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
+    expect(fieldRows.length).toBe(438);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1351,8 +1371,10 @@ const ENGINE_BARS = {
   // With three vllm-project/recipes pages (MI355X Llama 3.3 70B FP8 -27.0%, 8x MI300X DeepSeek-R1 +33.7%, 4x B200
   // Qwen3-Next +45.2%) and vllm-project/vllm#17530 / vllm-project/vllm#17535's MI300X Qwen3 FP8 MoE bursts (+35.2..+167.6%), all scored
   // before any change: 252 rows, 11.9% / 51.8%. With vllm-project/vllm#28200's default-tile MiniMax-M2 FP8 run over TP 4 on
-  // H100 (+30.6%, scored before any change), 253 rows, 12.0% / 51.1%.
-  'serving engine:vllm': { count: 253, median: 0.12, p90: 0.52 },
+  // H100 (+30.6%, scored before any change), 253 rows, 12.0% / 51.1%. With vllm-project/vllm#50040's Nemotron-3-Nano FP8
+  // run on H200 (-1.6%) and vllm-project/vllm#48757's Qwen3-32B-FP8 base arm over TP 8 on H100 (+17.3%), both scored
+  // before any change, 255 rows, 12.0% / 51.1%.
+  'serving engine:vllm': { count: 255, median: 0.12, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1393,7 +1415,9 @@ const ENGINE_BARS = {
   // Qwen3-Next TEP4 rows on H200 and H20 (+16.7..+31.3%), scored before any change: 100 rows, 11.9% / 64.1% -> 13.8% / 58.4%.
   // With sgl-project/sglang#6885's default-tile run (DeepSeek-V3-0324 FP8 on 8x H20, a build of early June 2025: +71.2%, scored
   // before any change), 101 rows, 11.7% / 58.7%.
-  'serving engine:sglang': { count: 101, median: 0.185, p90: 0.838 },
+  // With the SGLang cookbook's six LFM2.5-1.2B rows on H100, H200 and B200 (-45.6..+83.2%) and sgl-project/sglang#32994's two
+  // W8A8 FP8 one_batch rows (+28.5%, +28.9%), all scored before any change, 109 rows, 13.3% / 65.4%.
+  'serving engine:sglang': { count: 109, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1414,7 +1438,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

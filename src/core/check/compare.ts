@@ -44,11 +44,14 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 354 rows, p90 0.535 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; 0.526 before
+ * - serving: 364 rows, p90 0.537 (staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100,
+ *   +53.7%; 0.535 before the SGLang cookbook's LFM2.5-1.2B rows on H100, H200 and B200, +20.8..+83.2% and -45.6%, and
+ *   sgl-project/sglang#32994's W8A8 FP8 one_batch rows, +28.5%, +28.9%; 0.526 before
  *   sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%, and vllm-project/vllm#28200's MiniMax-M2
- *   on 4 H100, +30.6%; just below it ree2raz/inference-bench's
- *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%;
- *   just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). vLLM's MI300X Qwen3 FP8
+ *   on 4 H100, +30.6%; just below it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%,
+ *   ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and sariekr/gpu_conc's gpt-oss-20b at one
+ *   request on an H200, +51.8%;
+ *   just above it llm-d's Llama 3.3 70B FP8 over TP 8 on MI355X at 32k/128, +55.1%). vLLM's MI300X Qwen3 FP8
  *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
  *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
  *   (gemma-3-4b-it at one request on an A100, tenstorrent/tt-inference-server#521: +54.2% -> +42.1%) lowered it again.
