@@ -28,8 +28,6 @@ export interface RocmMoeBlockRows {
 }
 
 const nextPowerOfTwo = (x: number): number => Math.pow(2, Math.ceil(Math.log2(Math.max(1, x))));
-// A mean a hair over a whole block (E(1 - (1 - k/E)^B) a float below E) fills that block, not one more.
-const ROWS_EPS = 1e-9;
 
 /**
  * Row blocks a routed expert's tokens fill in one GEMM of `columns` output columns: `rowsPerRouted` tokens a routed
@@ -46,7 +44,8 @@ export function rocmMoeRowBlocks(
     rowsPerExpert >= b.largeFromRows && columns >= b.largeMinColumns
       ? b.large
       : Math.max(b.min, Math.min(nextPowerOfTwo(rowsPerExpert), b.max));
-  return Math.max(1, Math.ceil(rowsPerRouted / block - ROWS_EPS));
+  // A mean a float's hair over a whole block (E(1 - (1 - k/E)^B) rounds just below E) fills that block, not one more.
+  return Math.max(1, Math.ceil(rowsPerRouted / block - 1e-9));
 }
 
 /** One expert's two GEMMs on this GPU: gate_up (N = its gate and up rows, K = hidden) and down (N = hidden). */
