@@ -17,7 +17,7 @@ import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
 import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
-import { rocmMoeIdleFactor } from './rocm-moe-programs.js';
+import { rocmMoeUnpackedElements, type RocmMoeBlockRows } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, rocmGfx } from './hardware.js';
@@ -25,7 +25,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
-import { busiestRankFactor } from './expert-balance.js';
+import { busiestRankFactor, distinctExperts } from './expert-balance.js';
 import { decodeHost, serialSeqSeconds, trtllmMoe16 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
@@ -58,13 +58,14 @@ interface KernelFamily {
   /**
    * The routed experts of an MXFP4 MoE on the AMD targets listed, which have no FP4 matrix cores: the weight-only
    * kernel there unpacks each FP4 tile to 16 bits in registers before its matrix instructions, bound by the CUs' work
-   * where that outlasts the read: weight bytes (scales included) per CU cycle, while a tile's rows (the step's tokens
-   * per routed expert) fit one block. Absent: bandwidth only.
+   * where that outlasts the read: weight bytes (scales included) per CU cycle, once for every block of rows a routed
+   * expert's tokens fill (rocm-moe-programs.ts rocmMoeRowBlocks). Absent: bandwidth only.
    */
   rocmMoeIssue?: {
     targets: readonly string[];
     bytesPerCuCycle: number;
-    maxRowsPerExpert: number;
+    /** The kernel's rows a program by the expected tokens an expert (rocm-moe-programs.ts RocmMoeBlockRows). */
+    blockRows: RocmMoeBlockRows;
     /** Output columns of one program's tile: a step's programs are its routed experts' column tiles (rocm-moe-programs.ts). */
     tileColumns: number;
   };
@@ -118,7 +119,10 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     rocmMoeIssue: {
       targets: ['gfx942'],
       bytesPerCuCycle: 2.5, // one program's CU, ROCm/triton#970 (above)
-      maxRowsPerExpert: 32, // the tile's 32 rows, ROCm/triton#970
+      // make_default_opt_flags_amd (triton-lang/triton@3c9779a6 python/triton_kernels/triton_kernels/
+      // matmul_ogs_details/opt_flags.py): block_m = max(32, min(next_power_of_2(tokens_per_expt), 64)), 128 where
+      // tokens_per_expt >= 512 and N >= 2048 (ROCm/triton#970's M-1 tile has 32 rows).
+      blockRows: { min: 32, max: 64, large: 128, largeFromRows: 512, largeMinColumns: 2048 },
       tileColumns: 256, // compute_block_nk, triton-lang/triton@3c9779a6 opt_flags_amd.py
     },
   },
@@ -291,17 +295,15 @@ function linearReadOf(
   if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
   const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
   const ep = o && slotRead === null ? busiestRankFactor(m, o, B) : 1;
-  const distinct = t.generateAllExperts
-    ? m.experts
-    : m.experts * (1 - Math.pow(1 - m.topK / m.experts, B)) * ep;
+  const distinct = t.generateAllExperts ? m.experts : distinctExperts(m, B) * ep;
   const expertRead = slotRead ?? m.expertWeightsPerLayer * distinct * m.moeLayers;
   return { linearRead: dense + expertRead, expertRead };
 }
 
 /**
  * The routed-expert weight elements of an MXFP4 MoE step that the AMD target unpacks in its CUs' registers
- * (KernelFamily.rocmMoeIssue), while the step's tokens per routed expert fit one tile, each GEMM's scaled by the CUs
- * its programs leave idle (rocm-moe-programs.ts); 0 elsewhere.
+ * (KernelFamily.rocmMoeIssue): each routed expert's once for every block of rows its tokens fill, each GEMM's scaled
+ * by the CUs its programs leave idle (rocm-moe-programs.ts); 0 elsewhere.
  */
 function rocmMoeIssueElements(
   m: ModelFacts,
@@ -315,8 +317,7 @@ function rocmMoeIssueElements(
   if (!mi || !r.gfx || !mi.targets.includes(r.gfx) || o.weights !== 'mxfp4' || expertRead <= 0)
     return 0;
   const distinct = expertRead / (m.expertWeightsPerLayer * m.moeLayers);
-  if ((B * m.topK) / distinct > mi.maxRowsPerExpert) return 0;
-  return expertRead * rocmMoeIdleFactor(m, o.tp, r.cus, mi.tileColumns, distinct);
+  return rocmMoeUnpackedElements(m, o.tp, r.cus, mi, { tokens: B, distinct, expertRead });
 }
 
 /**
@@ -651,10 +652,17 @@ function moeLayersSeconds(
 ): number {
   const fw = FRAMEWORKS[o.framework];
   const layerBytes = tr.expertGpu / m.moeLayers;
+  // The call's latency fades as its expert GEMMs lengthen: their bytes at the bandwidth, or an arithmetic-bound MoE's
+  // CU work where that is longer (weightSeconds), so a step whose GEMMs keep one length keeps its latency.
+  const mi = tr.q ? KERNELS[tr.q].rocmMoeIssue : undefined;
+  const issue =
+    mi && r.cuCycles && tr.moeIssueBytes > 0
+      ? tr.moeIssueBytes / (r.cuCycles * mi.bytesPerCuCycle) / m.moeLayers
+      : 0;
   const call = moeCallSeconds(
     moeCallLatency(fw, r.cc, tr.q === 'cutlass' ? nativeFp4(o.weights) : null),
     m.moeLayers,
-    layerBytes / r.mem,
+    Math.max(layerBytes / r.mem, issue),
   );
   // The Triton fused_moe K-loop chain, where the engine runs its 16-bit experts through that kernel.
   const triton = tr.q === null && !trtllmMoe16(m, o, r.cc, t);

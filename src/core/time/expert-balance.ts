@@ -14,6 +14,15 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { moeGroupOf } from '../../schema/estimate.js';
 import type { ModelFacts } from './model-facts.js';
 
+/**
+ * The distinct experts a layer routes `tokens` tokens to, each token to topK of E at random: E(1 - (1 - k/E)^tokens),
+ * at most E and at most tokens x k (Bernoulli's inequality).
+ */
+export function distinctExperts(m: Pick<ModelFacts, 'experts' | 'topK'>, tokens: number): number {
+  if (m.experts <= 0 || tokens <= 0) return 0;
+  return m.experts * (1 - Math.pow(1 - m.topK / m.experts, tokens));
+}
+
 /** The expected largest of `ranks` independent Binomial(n, p) draws. */
 export function expectedMaxBinomial(n: number, p: number, ranks: number): number {
   if (n <= 0 || p <= 0) return 0;

@@ -15,9 +15,53 @@
 import type { ModelFacts } from './model-facts.js';
 
 /**
+ * The rows one program of the kernel takes, by the tokens the step routes to an expert on average (triton_kernels'
+ * `tokens_per_expt`: the step's tokens x top-k over the experts): the next power of two of it between `min` and
+ * `max`, or `large` where it is `largeFromRows` or more and the GEMM has at least `largeMinColumns` output columns.
+ */
+export interface RocmMoeBlockRows {
+  min: number;
+  max: number;
+  large: number;
+  largeFromRows: number;
+  largeMinColumns: number;
+}
+
+const nextPowerOfTwo = (x: number): number => Math.pow(2, Math.ceil(Math.log2(Math.max(1, x))));
+
+/**
+ * Row blocks a routed expert's tokens fill in one GEMM of `columns` output columns: `rowsPerRouted` tokens a routed
+ * expert at `rowsPerExpert` tokens an expert (the block size's input). Each block is a program of its own, which
+ * unpacks the expert's FP4 tile again (matmul_ogs' grid is row blocks x column tiles).
+ */
+export function rocmMoeRowBlocks(
+  b: RocmMoeBlockRows,
+  rowsPerExpert: number,
+  rowsPerRouted: number,
+  columns: number,
+): number {
+  const block =
+    rowsPerExpert >= b.largeFromRows && columns >= b.largeMinColumns
+      ? b.large
+      : Math.max(b.min, Math.min(nextPowerOfTwo(rowsPerExpert), b.max));
+  // A mean a float's hair over a whole block (E(1 - (1 - k/E)^B) rounds just below E) fills that block, not one more.
+  return Math.max(1, Math.ceil(rowsPerRouted / block - 1e-9));
+}
+
+/** One expert's two GEMMs on this GPU: gate_up (N = its gate and up rows, K = hidden) and down (N = hidden). */
+function expertGemms(m: ModelFacts, tp: number): { elements: number; columns: number }[] {
+  const down = m.hidden * m.expertFfn; // one expert's down projection
+  const gateUp = m.expertWeightsPerLayer - down; // its gate and up rows, K = hidden
+  return [
+    { elements: gateUp, columns: gateUp / m.hidden / tp },
+    { elements: down, columns: m.hidden },
+  ];
+}
+
+/**
  * The factor (1 or more) by which a step's routed-expert unpacking work takes longer than at every CU of the card:
- * each GEMM's bytes over the CUs its programs occupy, `distinct` routed experts a layer. 1 where the CU count is not
- * known.
+ * each GEMM's bytes over the CUs its programs occupy, `distinct` routed experts a layer of `blocks(columns)` row
+ * blocks each (one where absent). 1 where the CU count is not known.
  */
 export function rocmMoeIdleFactor(
   m: ModelFacts,
@@ -25,18 +69,32 @@ export function rocmMoeIdleFactor(
   cus: number | undefined,
   tileColumns: number,
   distinct: number,
+  blocks: (columns: number) => number = () => 1,
 ): number {
-  if (cus === undefined || distinct <= 0 || m.expertFfn <= 0) return 1;
-  const down = m.hidden * m.expertFfn; // one expert's down projection
-  const gateUp = m.expertWeightsPerLayer - down; // its gate and up rows, K = hidden
-  const gemms = [
-    { elements: gateUp, columns: gateUp / m.hidden / tp },
-    { elements: down, columns: m.hidden },
-  ];
+  if (distinct <= 0 || m.expertFfn <= 0) return 1;
   let scaled = 0;
-  for (const g of gemms) {
-    const programs = distinct * Math.ceil(g.columns / tileColumns);
-    scaled += g.elements * Math.max(1, cus / programs);
+  for (const g of expertGemms(m, tp)) {
+    const n = blocks(g.columns);
+    const programs = distinct * n * Math.ceil(g.columns / tileColumns);
+    scaled += g.elements * n * (cus === undefined ? 1 : Math.max(1, cus / programs));
   }
   return scaled / m.expertWeightsPerLayer;
+}
+
+/**
+ * The routed-expert weight elements a step's MXFP4 MoE unpacks on the CUs, idle CUs counted: `expertRead` stored
+ * elements of `distinct` routed experts a layer at `tokens` tokens, each expert's once a row block of each GEMM.
+ */
+export function rocmMoeUnpackedElements(
+  m: ModelFacts,
+  tp: number,
+  cus: number | undefined,
+  k: { blockRows: RocmMoeBlockRows; tileColumns: number },
+  step: { tokens: number; distinct: number; expertRead: number },
+): number {
+  const routed = step.tokens * m.topK;
+  const perExpert = routed / m.experts;
+  const perRouted = step.distinct > 0 ? routed / step.distinct : 0;
+  const blocks = (columns: number) => rocmMoeRowBlocks(k.blockRows, perExpert, perRouted, columns);
+  return step.expertRead * rocmMoeIdleFactor(m, tp, cus, k.tileColumns, step.distinct, blocks);
 }

@@ -1,0 +1,199 @@
+// An MoE decode step as the batch grows: the distinct experts a step reads (expert-balance.ts distinctExperts) stay
+// within E and B x k, and a vLLM or SGLang step never gets faster with more sequences. The two MoE terms that made
+// gfx942's MXFP4 step drop are timed by mechanism: matmul_ogs' row blocks (rocm-moe-programs.ts rocmMoeRowBlocks)
+// and the call latency's fade against the experts' CU work (time/decode.ts moeLayersSeconds).
+import { describe, expect, it } from 'vitest';
+import { decodeStep } from '../../src/core/time/decode.js';
+import {
+  busiestRankFactor,
+  distinctExperts,
+  expectedMaxBinomial,
+} from '../../src/core/time/expert-balance.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { rocmMoeRowBlocks } from '../../src/core/time/rocm-moe-programs.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const BATCHES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024];
+
+describe('distinct experts a step reads', () => {
+  const shapes = [
+    { experts: 8, topK: 2 }, // Mixtral
+    { experts: 32, topK: 4 }, // gpt-oss-20b
+    { experts: 128, topK: 8 }, // Qwen3-30B-A3B
+    { experts: 256, topK: 8 }, // DeepSeek-V3
+    { experts: 512, topK: 10 }, // Qwen3-Next
+  ];
+
+  it('at most min(E, B x k), and never fewer with more tokens', () => {
+    for (const m of shapes) {
+      let prev = 0;
+      for (const b of BATCHES) {
+        const d = distinctExperts(m, b);
+        expect(d).toBeLessThanOrEqual(Math.min(m.experts, b * m.topK) + 1e-9);
+        expect(d).toBeGreaterThanOrEqual(prev);
+        prev = d;
+      }
+    }
+    expect(distinctExperts({ experts: 32, topK: 4 }, 1)).toBeCloseTo(4, 12);
+    expect(distinctExperts({ experts: 32, topK: 4 }, 16)).toBeCloseTo(28.22, 2);
+  });
+
+  it("the busiest expert-parallel rank's experts: at most min(E / ep, B x k)", () => {
+    for (const s of shapes)
+      for (const ep of [2, 4, 8])
+        for (const b of BATCHES) {
+          const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+          const mm = { ...m, experts: s.experts, topK: s.topK };
+          const o = { ...defaultOptions('inference'), tp: ep, ep } as EstimateOptions;
+          const busiest = (distinctExperts(mm, b) / ep) * busiestRankFactor(mm, o, b);
+          expect(busiest).toBeLessThanOrEqual(
+            Math.min(Math.ceil(s.experts / ep), b * s.topK) + 1e-9,
+          );
+          const p = 1 - Math.pow(1 - s.topK / s.experts, b);
+          expect(busiest).toBeCloseTo(expectedMaxBinomial(Math.ceil(s.experts / ep), p, ep), 9);
+        }
+  });
+});
+
+describe('a vLLM or SGLang MoE decode step never gets faster with more sequences', () => {
+  const cases: { model: string; weights: EstimateOptions['weights'][]; tps: number[] }[] = [
+    { model: 'gpt-oss-20b', weights: ['mxfp4'], tps: [1, 2] },
+    { model: 'gpt-oss-120b', weights: ['mxfp4'], tps: [1, 4] },
+    { model: 'qwen3-30b-a3b', weights: ['bf16', 'fp8'], tps: [1, 2] },
+    { model: 'deepseek-v3', weights: ['fp8'], tps: [8] },
+    { model: 'mixtral-8x7b', weights: ['bf16'], tps: [2] },
+  ];
+  const gpus = [
+    'b200',
+    'h200-sxm',
+    'h100-pcie',
+    'h20',
+    'a100-80gb-sxm',
+    'l40s',
+    'mi300x',
+    'mi355x',
+  ];
+  // Known exception: Mixtral's 16-bit experts on an MI355X over TP 4 are chain-bound (moe-call.ts
+  // fusedMoeChainSeconds), and the chain's time beyond the bytes is added after the host's dispatch bound while the
+  // bytes hide under it, so one request to two takes 0.4% less. Kept here so that fixing it shows.
+  const known = 'mixtral-8x7b mi355x vllm bf16 tp4';
+
+  it('over engines, cards, weights, TP and schedulers', () => {
+    const drops: string[] = [];
+    for (const c of cases) {
+      const m = modelFacts(resolveModel(c.model));
+      for (const gpu of gpus)
+        for (const framework of ['vllm', 'sglang'] as const)
+          for (const weights of c.weights)
+            for (const tp of c.tps)
+              for (const serialScheduler of [false, true]) {
+                const t = { ...defaultTimeOptions(tp), serialScheduler };
+                const r = gpuRates(findGpu(gpu), t, true);
+                let prev = 0;
+                for (const batch of BATCHES) {
+                  const o: EstimateOptions = {
+                    ...defaultOptions('inference'),
+                    framework,
+                    weights,
+                    batch,
+                    seq: 2067,
+                    tp,
+                  };
+                  let s: number;
+                  try {
+                    s = decodeStep(m, o, t, r, false, 1567).stepSeconds;
+                  } catch {
+                    break; // a combination the engine refuses (no such kernel on the card)
+                  }
+                  if (s < prev * (1 - 1e-12))
+                    drops.push(`${c.model} ${gpu} ${framework} ${weights} tp${tp} B${batch}`);
+                  prev = s;
+                }
+              }
+    }
+    expect(drops).toEqual([]);
+  });
+
+  it('the known exception still drops (remove it from this file once fixed)', () => {
+    const m = modelFacts(resolveModel('mixtral-8x7b'));
+    const t = defaultTimeOptions(4);
+    const r = gpuRates(findGpu('mi355x'), t, true);
+    const at = (batch: number) =>
+      decodeStep(
+        m,
+        {
+          ...defaultOptions('inference'),
+          framework: 'vllm',
+          weights: 'bf16',
+          batch,
+          seq: 2067,
+          tp: 4,
+        },
+        t,
+        r,
+        false,
+        1567,
+      ).stepSeconds;
+    expect(known).toContain('mi355x');
+    expect(at(2)).toBeLessThan(at(1));
+  });
+});
+
+describe("triton_kernels' row blocks on gfx942 (make_default_opt_flags_amd)", () => {
+  const b = { min: 32, max: 64, large: 128, largeFromRows: 512, largeMinColumns: 2048 };
+
+  it('32-row blocks up to 32 tokens an expert, 64 to 64, then more blocks; 128 from 512 on wide GEMMs', () => {
+    expect(rocmMoeRowBlocks(b, 0.125, 1, 5760)).toBe(1);
+    // B = 256 of gpt-oss-20b: 32 tokens an expert, a float over 32 a routed expert: one block.
+    expect(rocmMoeRowBlocks(b, 32, 32 + 1e-12, 5760)).toBe(1);
+    expect(rocmMoeRowBlocks(b, 48, 48, 5760)).toBe(1);
+    expect(rocmMoeRowBlocks(b, 64, 64, 5760)).toBe(1);
+    expect(rocmMoeRowBlocks(b, 100, 100, 5760)).toBe(2);
+    expect(rocmMoeRowBlocks(b, 511, 511, 5760)).toBe(8);
+    expect(rocmMoeRowBlocks(b, 512, 512, 5760)).toBe(4);
+    expect(rocmMoeRowBlocks(b, 512, 512, 1024)).toBe(8);
+  });
+
+  it('gpt-oss-20b on an MI300X: 256 in flight is no faster than 192 (the unpacking does not stop at 32 rows)', () => {
+    const m = modelFacts(resolveModel('gpt-oss-20b'));
+    const t = defaultTimeOptions(1);
+    const r = gpuRates(findGpu('mi300x'), t, true);
+    const at = (batch: number) =>
+      decodeStep(
+        m,
+        { ...defaultOptions('inference'), framework: 'vllm', weights: 'mxfp4', batch, seq: 2067 },
+        t,
+        r,
+        false,
+        1567,
+      ).stepSeconds;
+    expect(at(256)).toBeGreaterThanOrEqual(at(192));
+    expect(at(512)).toBeGreaterThanOrEqual(at(256));
+  });
+});
+
+describe("the MoE call's latency fades against the experts' CU work on gfx942", () => {
+  it('gpt-oss-20b on an MI300X: 1, 2, 3 and 4 in flight take no less time each', () => {
+    // The CU-bound experts take one program's time while their programs are fewer than the CUs, so the step's
+    // GEMMs keep one length from 1 to 4 in flight; the call's latency fades against that, not against the bytes.
+    const m = modelFacts(resolveModel('gpt-oss-20b'));
+    const t = defaultTimeOptions(1);
+    const r = gpuRates(findGpu('mi300x'), t, true);
+    const at = (batch: number) =>
+      decodeStep(
+        m,
+        { ...defaultOptions('inference'), framework: 'vllm', weights: 'mxfp4', batch, seq: 2067 },
+        t,
+        r,
+        false,
+        1567,
+      ).stepSeconds;
+    expect(at(2)).toBeGreaterThanOrEqual(at(1));
+    expect(at(3)).toBeGreaterThanOrEqual(at(2));
+    expect(at(4)).toBeGreaterThanOrEqual(at(3));
+  });
+});
