@@ -238,6 +238,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
     // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
     if (c.deepspeed_overlap_comm === false) time.serialComm = true;
+    // An FSDP config that set forward_prefetch true (the case says so).
+    if (c.fsdp_forward_prefetch === true) time.fsdpForwardPrefetch = true;
     // A DeepSpeed config whose reduce bucket transformers filled from the hidden size (the case says so).
     if (c.deepspeed_buckets === 'auto') time.zeroAutoBuckets = true;
     // A DeepSpeed config that left offload_param's pin_memory at its default false (the case says so).

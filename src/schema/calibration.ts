@@ -114,6 +114,8 @@ export const throughputCaseSchema = z.looseObject({
   allreduce_norm_fusion: z.literal(false).optional(),
   /** The run's DeepSpeed config set overlap_comm false: sets TimeOptions.serialComm. */
   deepspeed_overlap_comm: z.literal(false).optional(),
+  /** The run's FSDP config set forward_prefetch true: sets TimeOptions.fsdpForwardPrefetch. */
+  fsdp_forward_prefetch: z.literal(true).optional(),
   /** The run's DeepSpeed config left its hidden-size buckets 'auto' for transformers to fill: sets TimeOptions.zeroAutoBuckets. */
   deepspeed_buckets: z.literal('auto').optional(),
   /** The run's DeepSpeed config left offload_param.pin_memory at its default false: sets TimeOptions.pageableOffload. */

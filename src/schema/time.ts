@@ -306,6 +306,13 @@ export interface TimeOptions {
    */
   serialComm?: boolean;
   /**
+   * The run's FSDP set `forward_prefetch` (FSDP1: each unit's pre-forward also unshards the next unit in forward
+   * order, torch/distributed/fsdp/_runtime_utils.py `_get_handle_to_prefetch`). vramplan's launcher writes it false
+   * (engines/hf/accelerate.ts); `validate --throughput` sets it for rows whose config says so (their
+   * `fsdp_forward_prefetch`). Read by time/train-work.ts `forwardGathersInSeries`.
+   */
+  fsdpForwardPrefetch?: boolean;
+  /**
    * The run's DeepSpeed config left `reduce_bucket_size`, `stage3_prefetch_bucket_size` and
    * `stage3_param_persistence_threshold` 'auto', which transformers' Trainer fills from the model's hidden size (its
    * square, 0.9 of it, ten times it: integrations/deepspeed.py trainer_config_finalize): ZeRO-3's all-gathers and

@@ -303,12 +303,16 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const reduceLatency = w.serialComm ? w.zeroReduces * latency : 0;
   const gradT = w.gradReduceBytes / dpLink + reduceLatency;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
+  // A forward whose gathers wait for the unit before them (TrainWork.fwdGatherSerial, train-work.ts
+  // forwardGathersInSeries): that pass's gathers add to the step, and its compute hides none of the other passes'
+  // collectives (FSDP's backward waits for its reduce-scatters before the step ends: _post_backward_final_callback).
+  const fwdGatherT = w.fwdGatherSerial ? w.gatherPassBytes / dpLink + w.zeroGathers * latency : 0;
   // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
   // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
-  const busy = s.fwd + s.bwd + s.rec;
+  const busy = (w.fwdGatherSerial ? 0 : s.fwd) + s.bwd + s.rec;
   // Gradient reduces issued from the compute stream and waited on at once (overlap_comm false) hold the
   // backward behind them; the rest overlaps as usual.
-  const serialT = w.serialComm && w.gradReducePerMicro ? gradT : 0;
+  const serialT = (w.serialComm && w.gradReducePerMicro ? gradT : 0) + fwdGatherT;
   const overlapT = perMicroComm - serialT;
   s.exposedMicro =
     serialT +

@@ -52,6 +52,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
   serialComm: false,
+  fwdGatherSerial: false,
   zeroReduces: DOUBLE_FIELD,
   zeroGathers: DOUBLE_FIELD,
   paramGatherAfterStep: DOUBLE_FIELD,

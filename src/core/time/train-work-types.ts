@@ -63,6 +63,8 @@ export interface TrainWork {
   gradReducePerMicro: boolean;
   /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
   serialComm: boolean;
+  /** A pass's parameter gathers run in series with its compute in forward (train-work.ts forwardGathersInSeries). */
+  fwdGatherSerial: boolean;
   /** ZeRO-3's gradient reduce-scatters per micro-batch on this rank: one per full bucket (0 on one rank). */
   zeroReduces: number;
   /** ZeRO-3's all-gather collectives in one pass over this rank's layers (zero-collectives.ts; 0 on one rank). */
