@@ -193,6 +193,55 @@ describe('block-scaled FP8 GEMMs at prefill M on Hopper', () => {
   });
 });
 
+describe('block-scaled FP8 GEMMs at prefill M under Triton on gfx942', () => {
+  const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
+  const mi355x = gpuRates(findGpu('mi355x'), defaultTimeOptions(8));
+  // hipBLASLt's FP8 rate on AMD GPUs (time/hardware.ts gemm8), what the prefill took before the ceiling.
+  const w8a8 = mi300x.gemm8!;
+  const rate = (
+    arch: Arch,
+    o: Partial<EstimateOptions> = {},
+    w: { q: string; cc: number; peak16: number; gfx?: string; aiter?: boolean } = {
+      q: 'cutlass',
+      cc: 0,
+      peak16: mi300x.peak16,
+      gfx: mi300x.gfx,
+    },
+  ) => blockFp8GemmRate(arch, opts({ framework: 'vllm', ...o }), FRAMEWORKS.vllm, w, w8a8);
+
+  it("caps vLLM's W8A8 prefill rate at the Triton blockwise kernel's share of the 8-bit peak", () => {
+    const share = FRAMEWORKS.vllm.blockFp8Linear!.rocmPrefill!.peakShare8;
+    expect(rate(block)).toBeCloseTo(share * 2 * mi300x.peak16, 0);
+    // About 628 of hipBLASLt's 907 TFLOPS on an MI300X.
+    expect(rate(block) / 1e12).toBeGreaterThan(600);
+    expect(rate(block)).toBeLessThan(0.75 * w8a8);
+  });
+
+  it('leaves AITER runs, per-channel checkpoints, gfx950 and SGLang at the given rate', () => {
+    const gfx942 = { q: 'cutlass', cc: 0, peak16: mi300x.peak16, gfx: mi300x.gfx };
+    expect(rate(block, {}, { ...gfx942, aiter: true })).toBe(w8a8);
+    expect(rate(perChannel)).toBe(w8a8);
+    expect(rate(plain)).toBe(w8a8);
+    expect(rate(block, { weights: 'bf16' })).toBe(w8a8);
+    expect(rate(block, {}, { ...gfx942, peak16: mi355x.peak16, gfx: mi355x.gfx })).toBe(w8a8);
+    expect(blockFp8GemmRate(block, opts(), FRAMEWORKS.sglang, { ...gfx942, cc: 0 }, w8a8)).toBe(
+      w8a8,
+    );
+  });
+
+  it("lengthens a vLLM block-FP8 prefill on an MI300X unless the run switches AITER's kernels on", () => {
+    const ttft = (arch: Arch, rocmAiter: boolean) =>
+      estimateTime(
+        arch,
+        opts({ framework: 'vllm', seq: 8192, promptTokens: 8000 }),
+        findGpu('mi300x'),
+        { ...defaultTimeOptions(8), rocmAiter },
+      ).ttftSeconds!;
+    expect(ttft(block, false)).toBeGreaterThan(ttft(block, true) * 1.05);
+    expect(ttft(perChannel, false)).toBeCloseTo(ttft(perChannel, true), 6);
+  });
+});
+
 describe("a W8A8 prefill's attention", () => {
   it('runs at the 16-bit rate beside a 16-bit cache, the 8-bit one with an fp8 cache', () => {
     const llama = resolveModel('llama-3.1-8b');
