@@ -17,6 +17,7 @@ import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
+import { caseArch } from '../../src/io/load-calibration.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
@@ -239,6 +240,23 @@ describe('block-scaled FP8 GEMMs at prefill M under Triton on gfx942', () => {
       ).ttftSeconds!;
     expect(ttft(block, false)).toBeGreaterThan(ttft(block, true) * 1.05);
     expect(ttft(perChannel, false)).toBeCloseTo(ttft(perChannel, true), 6);
+  });
+});
+
+describe("MiniMax-M2's FP8 checkpoint in the calibration configs", () => {
+  // The checkpoint stores q/k/v/o and the experts' w1/w2/w3 as float8_e4m3fn with a weight_scale_inv per 128x128
+  // block (examples/minimax_m2_misc/SUMMARY.md at whn09/neuronx-distributed-inference@e205de97, a checkpoint analysis).
+  const minimax = caseArch({
+    config_file: 'configs/MiniMaxAI__MiniMax-M2.json',
+    model_hf_id: 'MiniMaxAI/MiniMax-M2',
+  });
+
+  it("reads as block-scaled FP8, so SGLang's blockwise linears on gfx942 are timed", () => {
+    expect(isBlockScaledFp8(minimax)).toBe(true);
+    const sglang = opts({ framework: 'sglang', gpus: 2, tp: 2, ep: 2 });
+    const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
+    const w = { w8a8: true, cc: 0, gfx: mi300x.gfx, readRate: mi300x.mem, flopRate: mi300x.gemm8! };
+    expect(blockFp8Seconds(minimax, sglang, FRAMEWORKS.sglang, w)).toBeGreaterThan(1e-3);
   });
 });
 
