@@ -44,10 +44,10 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 354 rows, p90 0.518 (sariekr/gpu_conc's gpt-oss-20b at one request on an H200, +51.8%; 0.535 before the
- *   MiniMax rows took their checkpoint's block-scaled FP8 config; just below it databasemart.com's Llama-8B burst of 300
- *   on an RTX 4090, +51.1%; just above it ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight, -52.6%, and
- *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%). Before that, 0.535 rose from 0.526 with
+ * - serving: 358 rows, p90 0.536 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight, +53.6%;
+ *   0.518 before its four rows, and 0.535 before the MiniMax rows took their checkpoint's block-scaled FP8 config; just
+ *   below it vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; just above it
+ *   staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100, +53.7%). Before that, 0.535 rose from 0.526 with
  *   sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%, and vLLM's MI300X Qwen3 FP8
  *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
  *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
@@ -70,7 +70,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (+40.3%), Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+39.6%) and RLVR's full-parameter Qwen2.5-0.5B run (+36.6%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.52, rl: 0.95 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.54, rl: 0.95 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
