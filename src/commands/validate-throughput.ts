@@ -202,6 +202,8 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
       Object.assign(time, { noMoeFusion: true, noGemvFusion: true });
     // An engine build that ran the model's 16-bit experts through Triton's fused_moe (the case says so).
     if (c.moe_runner === 'triton') time.tritonMoe16 = true;
+    // A vLLM run on ROCm with AITER's kernels switched on (VLLM_ROCM_USE_AITER=1; the case says so).
+    if (c.rocm_aiter === true) time.rocmAiter = true;
     // An engine build whose fused_moe grid padded every expert at any batch (before the small-batch cap; the case says so).
     if (c.moe_align === 'uncapped') time.moeAlignUncapped = true;
     // An engine build that did not fuse the model's all-reduces with their norms (the case says so).

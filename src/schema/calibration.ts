@@ -108,6 +108,8 @@ export const throughputCaseSchema = z.looseObject({
   ggml_graph: z.enum(['unfused', 'no-moe-fusion', 'no-gemv-fusion']).optional(),
   /** The engine build ran the model's 16-bit experts through Triton's fused_moe: sets TimeOptions.tritonMoe16. */
   moe_runner: z.literal('triton').optional(),
+  /** The vLLM run set VLLM_ROCM_USE_AITER=1 (AITER's kernels on ROCm): sets TimeOptions.rocmAiter. */
+  rocm_aiter: z.literal(true).optional(),
   /** The engine build's moe_align_block_size had no small-batch cap: sets TimeOptions.moeAlignUncapped. */
   moe_align: z.literal('uncapped').optional(),
   /** The engine build did not fuse the model's all-reduces with their norms: sets TimeOptions.noAllReduceNormFusion. */

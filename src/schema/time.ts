@@ -135,6 +135,12 @@ export interface TimeOptions {
    */
   tritonMoe16?: boolean;
   /**
+   * A vLLM run on ROCm with VLLM_ROCM_USE_AITER=1 (off by default in vllm/envs.py): its block-scaled FP8 GEMMs run
+   * AITER's kernels, not the Triton ones the profile's `blockFp8Linear.rocmPrefill` prices. No flag sets it;
+   * `validate --throughput` does for rows of such runs (their `rocm_aiter`).
+   */
+  rocmAiter?: boolean;
+  /**
    * The engine build sized moe_align_block_size's buffer for every expert's padded block at any batch, before the
    * small-batch cap (sgl-project/sglang#14133): the fused_moe grid's early-exiting programs at a few tokens
    * (time/moe-grid.ts). No flag sets it; `validate --throughput` does for rows of such builds (their `moe_align`).

@@ -17,6 +17,7 @@ import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
+import { caseArch } from '../../src/io/load-calibration.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
@@ -190,6 +191,72 @@ describe('block-scaled FP8 GEMMs at prefill M on Hopper', () => {
     for (const fw of ['vllm', 'sglang'] as const)
       expect(ttft(block, fw)).toBeGreaterThan(ttft(perChannel, fw) * 1.05);
     expect(ttft(block, 'vllm')).toBeGreaterThan(ttft(block, 'sglang'));
+  });
+});
+
+describe('block-scaled FP8 GEMMs at prefill M under Triton on gfx942', () => {
+  const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
+  const mi355x = gpuRates(findGpu('mi355x'), defaultTimeOptions(8));
+  // hipBLASLt's FP8 rate on AMD GPUs (time/hardware.ts gemm8), what the prefill took before the ceiling.
+  const w8a8 = mi300x.gemm8!;
+  const rate = (
+    arch: Arch,
+    o: Partial<EstimateOptions> = {},
+    w: { q: string; cc: number; peak16: number; gfx?: string; aiter?: boolean } = {
+      q: 'cutlass',
+      cc: 0,
+      peak16: mi300x.peak16,
+      gfx: mi300x.gfx,
+    },
+  ) => blockFp8GemmRate(arch, opts({ framework: 'vllm', ...o }), FRAMEWORKS.vllm, w, w8a8);
+
+  it("caps vLLM's W8A8 prefill rate at the Triton blockwise kernel's share of the 8-bit peak", () => {
+    const share = FRAMEWORKS.vllm.blockFp8Linear!.rocmPrefill!.peakShare8;
+    expect(rate(block)).toBeCloseTo(share * 2 * mi300x.peak16, 0);
+    // About 628 of hipBLASLt's 907 TFLOPS on an MI300X.
+    expect(rate(block) / 1e12).toBeGreaterThan(600);
+    expect(rate(block)).toBeLessThan(0.75 * w8a8);
+  });
+
+  it('leaves AITER runs, per-channel checkpoints, gfx950 and SGLang at the given rate', () => {
+    const gfx942 = { q: 'cutlass', cc: 0, peak16: mi300x.peak16, gfx: mi300x.gfx };
+    expect(rate(block, {}, { ...gfx942, aiter: true })).toBe(w8a8);
+    expect(rate(perChannel)).toBe(w8a8);
+    expect(rate(plain)).toBe(w8a8);
+    expect(rate(block, { weights: 'bf16' })).toBe(w8a8);
+    expect(rate(block, {}, { ...gfx942, peak16: mi355x.peak16, gfx: mi355x.gfx })).toBe(w8a8);
+    expect(blockFp8GemmRate(block, opts(), FRAMEWORKS.sglang, { ...gfx942, cc: 0 }, w8a8)).toBe(
+      w8a8,
+    );
+  });
+
+  it("lengthens a vLLM block-FP8 prefill on an MI300X unless the run switches AITER's kernels on", () => {
+    const ttft = (arch: Arch, rocmAiter: boolean) =>
+      estimateTime(
+        arch,
+        opts({ framework: 'vllm', seq: 8192, promptTokens: 8000 }),
+        findGpu('mi300x'),
+        { ...defaultTimeOptions(8), rocmAiter },
+      ).ttftSeconds!;
+    expect(ttft(block, false)).toBeGreaterThan(ttft(block, true) * 1.05);
+    expect(ttft(perChannel, false)).toBeCloseTo(ttft(perChannel, true), 6);
+  });
+});
+
+describe("MiniMax-M2's FP8 checkpoint in the calibration configs", () => {
+  // The checkpoint stores q/k/v/o and the experts' w1/w2/w3 as float8_e4m3fn with a weight_scale_inv per 128x128
+  // block (examples/minimax_m2_misc/SUMMARY.md at whn09/neuronx-distributed-inference@e205de97, a checkpoint analysis).
+  const minimax = caseArch({
+    config_file: 'configs/MiniMaxAI__MiniMax-M2.json',
+    model_hf_id: 'MiniMaxAI/MiniMax-M2',
+  });
+
+  it("reads as block-scaled FP8, so SGLang's blockwise linears on gfx942 are timed", () => {
+    expect(isBlockScaledFp8(minimax)).toBe(true);
+    const sglang = opts({ framework: 'sglang', gpus: 2, tp: 2, ep: 2 });
+    const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
+    const w = { w8a8: true, cc: 0, gfx: mi300x.gfx, readRate: mi300x.mem, flopRate: mi300x.gemm8! };
+    expect(blockFp8Seconds(minimax, sglang, FRAMEWORKS.sglang, w)).toBeGreaterThan(1e-3);
   });
 });
 

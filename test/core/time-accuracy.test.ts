@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -341,8 +341,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (829: 816 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(829);
+  it('scores every scorable case (833: 820 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(833);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -677,6 +677,7 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^modelopt2015-/, 'modelopt2015'],
   [/^sglang12343-/, 'sglang12343'],
   [/^sglang31044-/, 'sglang31044'],
+  [/^sglang30812-/, 'sglang30812'],
   [/^llamacpp-19365-/, 'cpp19365'],
   [/^tt521-/, 'tt521'],
   [/^sglang9162-/, 'sglang9162'],
@@ -1045,6 +1046,9 @@ const FIELD_BARS = {
   // +42.6% at 1 and 16 in flight; TP 4 / EP 4 +68.7%, +108.0% at 64 and 256. With the busiest expert-parallel rank's reads
   // +78.5%, +37.3%, +64.1%, +108.0%.
   'sglang31044 kind:serving engine:sglang': { count: 4, median: 0.713, p90: 1.081 },
+  // GLM-5.1 FP8 over TP 8 on MI300X under SGLang 0.5.13.post1 (DSA tilelang backends, bf16 KV), mean TPOT at 1000/1000, scored
+  // before any model change: +30.8%, +53.6%, +68.2%, +131.7% at 1, 16, 64 and 256 in flight.
+  'sglang30812 kind:serving engine:sglang': { count: 4, median: 0.61, p90: 1.317 },
   // Qwen3-Next-80B-A3B Q4_K_M on one A100 with llama.cpp of February 2026 (its Gated DeltaNet layers as generic ggml ops), tg128:
   // +211.6% (docs/time-model.md, the same section).
   'cpp19365 kind:decode engine:llama.cpp': { count: 1, median: 2.116, p90: 2.116 },
@@ -1100,8 +1104,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 438 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
-    expect(fieldRows.length).toBe(438);
+  it('scores the 442 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
+    expect(fieldRows.length).toBe(442);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1420,10 +1424,12 @@ const ENGINE_BARS = {
   // With sgl-project/sglang#9162's two DeepSeek-R1 NVFP4 rows on B200 (+11.5%, +21.6%) and sgl-project/sglang#10816's four
   // Qwen3-Next TEP4 rows on H200 and H20 (+16.7..+31.3%), scored before any change: 100 rows, 11.9% / 64.1% -> 13.8% / 58.4%.
   // With sgl-project/sglang#6885's default-tile run (DeepSeek-V3-0324 FP8 on 8x H20, a build of early June 2025: +71.2%, scored
-  // before any change), 101 rows, 11.7% / 58.7%.
+  // before any change), 101 rows, 11.7% / 58.7%. MiniMax-M2's block-scaled FP8 config: 11.4% / 52.6%. With
+  // sgl-project/sglang#30812's four GLM-5.1 FP8 rows on 8 MI300X (+30.8..+131.7%, scored before any change), 105 rows,
+  // 11.4% / 65.4%.
   // With the SGLang cookbook's six LFM2.5-1.2B rows on H100, H200 and B200 (-45.6..+83.2%) and sgl-project/sglang#32994's two
-  // W8A8 FP8 one_batch rows (+28.5%, +28.9%), all scored before any change, 109 rows, 13.3% / 65.4%.
-  'serving engine:sglang': { count: 109, median: 0.185, p90: 0.838 },
+  // W8A8 FP8 one_batch rows (+28.5%, +28.9%), all scored before any change, 113 rows, 13.3% / 68.2%.
+  'serving engine:sglang': { count: 113, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

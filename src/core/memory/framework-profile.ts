@@ -9,7 +9,7 @@ import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
 import type { LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
 import type { DecodeAttentionFamily, UnsplitDecodeWalk } from './unsplit-decode-walk.js';
-import type { RocmBlockFp8Linear } from './rocm-block-fp8.js';
+import type { RocmBlockFp8Linear, RocmBlockFp8Prefill } from './rocm-block-fp8.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
 import type { FusedMoeGrid } from '../time/moe-grid-types.js';
@@ -619,8 +619,9 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * checkpoint run at no more than that (time/block-fp8.ts blockFp8GemmRate). Absent: the W8A8 GEMM rate. `rocm`: the
    * same decode cost on the AMD gfx targets listed, where the engine runs its ROCm blockwise kernel; with
    * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears, and with
-   * `absorbDequant` MLA's kv_b is widened to 16 bits in every step (memory/rocm-block-fp8.ts). On Hopper
-   * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does.
+   * `absorbDequant` MLA's kv_b is widened to 16 bits in every step (memory/rocm-block-fp8.ts); `rocmPrefill`: the prefill
+   * ceiling of the engine's Triton blockwise kernels there. On Hopper `sharedExpertsFused` says for which models (by
+   * architecture and routed experts) and expert-parallel degree it does.
    */
   blockFp8Linear?: {
     hopper: {
@@ -633,6 +634,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
       ) => boolean;
     };
     rocm?: RocmBlockFp8Linear;
+    rocmPrefill?: RocmBlockFp8Prefill;
   };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny

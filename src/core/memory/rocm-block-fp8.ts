@@ -14,3 +14,13 @@ export interface RocmBlockFp8Linear {
   sharedExpertsFused: boolean;
   absorbDequant?: { extraBytesPerParam: number; kernels: number };
 }
+
+/**
+ * The ROCm ceiling of a block-scaled FP8 prefill (FrameworkProfile.blockFp8Linear.rocmPrefill): on the AMD gfx targets
+ * listed, where the engine runs its Triton blockwise kernels (AITER's not switched on: TimeOptions.rocmAiter), a
+ * prefill's GEMMs reach at most `peakShare8` of the 8-bit peak (time/block-fp8.ts blockFp8GemmRate).
+ */
+export interface RocmBlockFp8Prefill {
+  targets: readonly string[];
+  peakShare8: number;
+}

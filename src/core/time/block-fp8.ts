@@ -228,7 +228,9 @@ export function absorbDequantSeconds(
 }
 
 /**
- * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass) on Hopper: `rate` (the W8A8 rate) capped
+ * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass; on AMD GPUs the family's ROCm
+ * name, hipBLASLt) on Hopper, or on the AMD gfx targets of the engine's `rocmPrefill` (`gfx`) unless AITER runs them
+ * (`aiter`): `rate` (the W8A8 rate) capped
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
@@ -241,9 +243,16 @@ export function blockFp8GemmRate(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,
-  w: { q: string | null; cc: number; peak16: number },
+  w: { q: string | null; cc: number; peak16: number; gfx?: string | undefined; aiter?: boolean },
   rate: number,
 ): number {
+  // On the AMD targets the engine lists, its Triton blockwise kernels unless AITER's run them (TimeOptions.rocmAiter);
+  // an AMD Instinct GPU's 8-bit dense peak is twice its 16-bit one (MI300X: 2614.9 against 1307.4 TFLOPS).
+  const rp = fw.blockFp8Linear?.rocmPrefill;
+  if (rp !== undefined && w.gfx !== undefined && rp.targets.includes(w.gfx)) {
+    const triton = w.aiter !== true && w.q === 'cutlass' && o.weights === 'fp8';
+    return triton && isBlockScaledFp8(arch) ? Math.min(rate, rp.peakShare8 * 2 * w.peak16) : rate;
+  }
   const share = blockFp8LinearFigures(fw, w.cc)?.peakShare8;
   if (share === undefined || w.q !== 'cutlass' || !runsBlockFp8Path(arch, o, w.cc)) return rate;
   // Hopper's 8-bit tensor peak is twice its 16-bit one (H100 SXM: 1978.9 against 989.4 TFLOPS dense).

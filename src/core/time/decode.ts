@@ -433,8 +433,14 @@ export function decodeTraffic(
     moeIssueBytes,
     paddedFlops: read.paddedFlops * (1 - h.experts),
     rate,
-    // The three fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
-    prefillRate: blockFp8GemmRate(m.arch, o, fw, { q, cc: r.cc, peak16: r.peak16 }, rate),
+    // The fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
+    prefillRate: blockFp8GemmRate(
+      m.arch,
+      o,
+      fw,
+      { q, cc: r.cc, peak16: r.peak16, gfx: rocmGfx(r), aiter: t.rocmAiter },
+      rate,
+    ),
   };
 }
 

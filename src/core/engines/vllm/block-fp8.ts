@@ -25,6 +25,18 @@
  * 715.8 and 666.4 and vLLM's Triton block-FP8 kernel, the path of the fused-MoE experts, 403.0 and 406.5. 489.7 of
  * the H100's 1978.9 dense 8-bit TFLOPS is 0.247 (`peakShare8`): every GEMM of the step runs at no more than that, the
  * routed experts' Triton kernel included (its 406.5 is below it).
+ *
+ * On gfx942 (MI300X, MI325X) with AITER off (`VLLM_ROCM_USE_AITER`, off by default in vllm/envs.py) a block-scaled
+ * checkpoint runs neither hipBLASLt nor CUTLASS: `W8A8BlockFp8LinearOp` dispatches its linears to Triton's
+ * `w8a8_triton_block_scaled_mm` (the CUTLASS branch is CUDA-only, the AITER branch needs AITER on;
+ * quantization/utils/fp8_utils.py at vllm-project/vllm@007d50058a06dec0f82472d63c819244d460c40d, and
+ * `apply_w8a8_block_fp8_linear` of mid-2025 alike), and its routed experts to the Triton fused_moe with
+ * `use_fp8_w8a8` and the block shape. No gfx942 timing of vLLM's own kernels was found; the one Triton blockwise FP8
+ * GEMM timed on gfx942 is AMD-AGI/Primus-Turbo#339's MI300X report (`gemm_fp8_blockwise_triton_benchmark`, the same
+ * 1x128 activation and 128x128 weight scales, 84 training shapes): 627.96 TFLOPS forward on average, 0.240 of the
+ * 2614.9 TFLOPS dense 8-bit peak, where hipBLASLt's per-tensor FP8 GEMM reads 907 (time/hardware.ts). That kernel is
+ * tiled for gfx942 (128x128x128, kpack 2); vLLM's default tiles without a tuned file (64x128x128, 4 warps, 2 stages)
+ * are no faster, so a prefill's GEMMs run at no more than that share there (`rocmPrefill`, an upper bound).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -33,5 +45,9 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
     baseSeconds: 9.3e-6, // CUTLASS SM90 blockwise GEMM, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.37e-6, // per 128 of K, same fit
     peakShare8: 0.247, // 489.7 of 1978.9 TFLOPS at M = 8192 on an H100, vllm-project/vllm#23280 (note above)
+  },
+  rocmPrefill: {
+    targets: ['gfx942'], // MI300X / MI325X; AMD-AGI/Primus-Turbo#339 timed its Triton kernel on an MI300X
+    peakShare8: 627.96 / 2614.9, // Triton blockwise FP8 GEMM forward, MI300X, AMD-AGI/Primus-Turbo#339 (note above)
   },
 };
