@@ -121,6 +121,11 @@ export interface SpreadEngine {
   stepSeconds: (running: number, contextTokens: number) => number;
   /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
   prefillSecondsPerToken: number;
+  /**
+   * Tokens a step schedules (vLLM's max_num_batched_tokens, SGLang's chunked_prefill_size: the profile's
+   * server.sizing chunkTokens); undefined: every admitted prompt is prefilled in the step that admits it.
+   */
+  budgetTokens?: number;
 }
 
 export interface SpreadBurst {
@@ -135,11 +140,21 @@ interface Live {
   prompt: number;
   output: number;
   done: number;
+  /** Prompt (and, after a preemption, output) tokens still to prefill before it decodes again. */
+  pending: number;
 }
 
-/** The burst run step by step: admissions in order, preemptions of the last admitted, one decode step a loop. */
+/**
+ * The burst run step by step: admissions in order, preemptions of the last admitted, one step a loop. Where the
+ * engine has a token budget a step, it is spent as vLLM V1's `Scheduler.schedule` spends it
+ * (vllm-project/vllm@b4622cf924bc72504aed99e486062d6633fde39e vllm/v1/core/sched/scheduler.py): the running requests
+ * first, a decoding one one token, a prefilling one its next chunk of what is left of its prompt; then waiting requests
+ * in order while the budget lasts (chunked prefill: the last admitted may take only part of its prompt and finish it
+ * in later steps). A request decodes from the step that ends its prefill, which also samples its first token. So a
+ * burst's first wave starts over several steps, as the budget admits it, not all in the first.
+ */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
-  const queue: Live[] = requests.map((r) => ({ ...r, done: 0 }));
+  const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt }));
   const front: Live[] = []; // preempted requests, the last pushed first back in
   let head = 0;
   let running: Live[] = [];
@@ -148,13 +163,21 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   let steps = 0;
   let preemptions = 0;
   let runningSteps = 0;
+  const budgetOf = e.budgetTokens ?? Infinity;
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
     e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
   while (next() !== undefined || running.length > 0) {
     const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
     let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
-    for (let r = next(); r !== undefined && running.length < e.slots; r = next()) {
+    // The running requests take the budget first: a token each decoding, their next chunk each prefilling.
+    let budget = budgetOf - running.filter((r) => r.pending === 0).length;
+    for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
+    for (
+      let r = next();
+      r !== undefined && running.length < e.slots && budget > 0;
+      r = next()
+    ) {
       const held = r.prompt + r.done;
       if (running.length > 0 && used + reserved + held + left(r) > e.poolTokens) break;
       if (front.length > 0) front.pop();
@@ -162,21 +185,37 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       running.push(r);
       used += held;
       reserved += ratio * left(r);
-      seconds += e.prefillSecondsPerToken * held;
+      r.pending = held;
+      budget -= r.pending;
     }
-    // Each running sequence writes one more token this step; where they no longer fit, the last admitted leaves.
-    while (used + running.length > e.poolTokens && running.length > 1) {
+    // Each decoding sequence writes one more token this step; where they no longer fit, the last admitted leaves.
+    let writing = running.length;
+    while (used + writing > e.poolTokens && running.length > 1) {
       const r = running.pop()!;
       used -= r.prompt + r.done;
+      r.pending = r.prompt + r.done;
       front.push(r);
       preemptions++;
+      writing = running.length;
     }
-    seconds += e.stepSeconds(running.length, used);
+    // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
+    let room = budgetOf - running.filter((r) => r.pending === 0).length;
+    let prefilled = 0;
+    for (const r of running) {
+      if (r.pending === 0) continue;
+      const take = Math.min(r.pending, Math.max(0, room));
+      r.pending -= take;
+      room -= take;
+      prefilled += take;
+    }
+    const decoding = running.filter((r) => r.pending === 0);
+    seconds += e.prefillSecondsPerToken * prefilled;
+    if (decoding.length > 0) seconds += e.stepSeconds(decoding.length, used);
     steps++;
-    runningSteps += running.length;
-    used += running.length;
-    for (const r of running) r.done++;
-    const finished = running.filter((r) => r.done >= r.output);
+    runningSteps += decoding.length;
+    used += decoding.length;
+    for (const r of decoding) r.done++;
+    const finished = decoding.filter((r) => r.done >= r.output);
     for (const r of finished) used -= r.prompt + r.done;
     if (finished.length > 0) running = running.filter((r) => r.done < r.output);
   }
@@ -229,8 +268,8 @@ const CTX_GRAIN = 16;
  * A served burst of --batch requests whose lengths follow `shape` (scaled to the row's mean prompt and output),
  * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
  * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean
- * prompts (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
- * static batch (time/frontend.ts).
+ * prompts (the static batch's, time/serving-request.ts staticBatchSeconds), at most `budgetTokens` scheduled a step
+ * where given. The frontend bounds it from below as it does a static batch (time/frontend.ts).
  */
 export function spreadBatchSeconds(
   model: Arch,
@@ -238,7 +277,7 @@ export function spreadBatchSeconds(
   gpu: Gpu,
   t: TimeOptions,
   shape: LengthShape,
-  run: { slots: number; poolTokens: number; wave: number },
+  run: { slots: number; poolTokens: number; wave: number; budgetTokens?: number },
   spread = 1,
 ): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
   const arch = servedArch(model, o);
@@ -268,6 +307,7 @@ export function spreadBatchSeconds(
     slots: run.slots,
     poolTokens: run.poolTokens,
     ...(reserve === undefined ? {} : { reserve }),
+    ...(run.budgetTokens === undefined ? {} : { budgetTokens: run.budgetTokens }),
     stepSeconds,
     prefillSecondsPerToken,
   };
