@@ -285,10 +285,14 @@ export function spreadBatchSeconds(
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
-  const wave = { ...o, batch: run.wave };
-  const tr = decodeTraffic(m, wave, t, r, run.wave, prompt);
-  const prefillSecondsPerToken =
-    prefillTime(m, wave, r, tr, prompt, run.wave, t) / (run.wave * prompt);
+  // A step prefills at most the budget's tokens (one prompt where the prompt is longer, in chunks whose attention
+  // spans the prompt so far: the whole prompt's causal attention), so its GEMMs run at the budget's rows, not at a
+  // whole wave's (time/burst.ts burstPrefill prices a chunk the same way).
+  const seqs =
+    run.budgetTokens === undefined ? run.wave : Math.max(run.budgetTokens, prompt) / prompt;
+  const wave = { ...o, batch: Math.max(1, Math.round(seqs)) };
+  const tr = decodeTraffic(m, wave, t, r, wave.batch, prompt);
+  const prefillSecondsPerToken = prefillTime(m, wave, r, tr, prompt, seqs, t) / (seqs * prompt);
   // The step reads the running sequences' own KV: its attention at their mean context, to CTX_GRAIN tokens.
   const memo = new Map<number, number>();
   const stepSeconds = (n: number, contextTokens: number): number => {
