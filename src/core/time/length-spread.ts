@@ -126,6 +126,11 @@ export interface SpreadEngine {
    * server.sizing chunkTokens); undefined: every admitted prompt is prefilled in the step that admits it.
    */
   budgetTokens?: number;
+  /**
+   * A step that prefills runs no decode (the profile's server.prefillFirst: SGLang); else the running requests'
+   * decode tokens share the step and its budget with the prefill chunks (vLLM V1).
+   */
+  prefillAlone?: boolean;
 }
 
 export interface SpreadBurst {
@@ -151,7 +156,8 @@ interface Live {
  * first, a decoding one one token, a prefilling one its next chunk of what is left of its prompt; then waiting requests
  * in order while the budget lasts (chunked prefill: the last admitted may take only part of its prompt and finish it
  * in later steps). A request decodes from the step that ends its prefill, which also samples its first token. So a
- * burst's first wave starts over several steps, as the budget admits it, not all in the first.
+ * burst's first wave starts over several steps, as the budget admits it, not all in the first. An engine whose
+ * prefill runs alone (`prefillAlone`) gives the prefill the whole budget and advances no decode in that step.
  */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
   const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt }));
@@ -171,7 +177,9 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
     let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
     // The running requests take the budget first: a token each decoding, their next chunk each prefilling.
-    let budget = budgetOf - running.filter((r) => r.pending === 0).length;
+    const decodeShare = (): number =>
+      e.prefillAlone === true ? 0 : running.filter((r) => r.pending === 0).length;
+    let budget = budgetOf - decodeShare();
     for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
     for (
       let r = next();
@@ -199,18 +207,24 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       writing = running.length;
     }
     // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
-    let room = budgetOf - running.filter((r) => r.pending === 0).length;
+    const wasDecoding = running.filter((r) => r.pending === 0);
+    let room = budgetOf - decodeShare();
     let prefilled = 0;
+    const ended: Live[] = [];
     for (const r of running) {
       if (r.pending === 0) continue;
       const take = Math.min(r.pending, Math.max(0, room));
       r.pending -= take;
       room -= take;
       prefilled += take;
+      if (r.pending === 0) ended.push(r);
     }
-    const decoding = running.filter((r) => r.pending === 0);
+    // The step's tokens: one for each request whose prefill ended in it (its first), and one for each decoding
+    // request unless the prefill ran alone.
+    const alone = e.prefillAlone === true && prefilled > 0;
+    const decoding = alone ? ended : wasDecoding.concat(ended);
     seconds += e.prefillSecondsPerToken * prefilled;
-    if (decoding.length > 0) seconds += e.stepSeconds(decoding.length, used);
+    if (!alone && decoding.length > 0) seconds += e.stepSeconds(decoding.length, used);
     steps++;
     runningSteps += decoding.length;
     used += decoding.length;
@@ -312,6 +326,7 @@ export function spreadBatchSeconds(
     poolTokens: run.poolTokens,
     ...(reserve === undefined ? {} : { reserve }),
     ...(run.budgetTokens === undefined ? {} : { budgetTokens: run.budgetTokens }),
+    ...(FRAMEWORKS[o.framework].server?.prefillFirst === true ? { prefillAlone: true } : {}),
     stepSeconds,
     prefillSecondsPerToken,
   };
