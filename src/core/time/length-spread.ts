@@ -181,11 +181,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       e.prefillAlone === true ? 0 : running.filter((r) => r.pending === 0).length;
     let budget = budgetOf - decodeShare();
     for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
-    for (
-      let r = next();
-      r !== undefined && running.length < e.slots && budget > 0;
-      r = next()
-    ) {
+    for (let r = next(); r !== undefined && running.length < e.slots && budget > 0; r = next()) {
       const held = r.prompt + r.done;
       if (running.length > 0 && used + reserved + held + left(r) > e.poolTokens) break;
       if (front.length > 0) front.pop();
