@@ -139,7 +139,7 @@ export function casePool(
  * applies, the pool is not known, or the row's decode is not one replica's plain step (time/pool-queue.ts
  * queuesOnPool).
  */
-function steppedBurstSeconds(
+export function steppedBurstSeconds(
   c: Pick<ThroughputCase, 'dataset' | 'max_num_seqs'>,
   arch: Arch,
   options: EstimateOptions,

@@ -139,6 +139,8 @@ export interface SpreadBurst {
   preemptions: number;
   /** Sequences running, averaged over the decode steps. */
   meanRunning: number;
+  /** Tokens prefilled: every prompt, and what the preempted requests prefilled again. */
+  prefilledTokens: number;
 }
 
 interface Live {
@@ -169,6 +171,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   let steps = 0;
   let preemptions = 0;
   let runningSteps = 0;
+  let prefilledTokens = 0;
   const budgetOf = e.budgetTokens ?? Infinity;
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
@@ -220,6 +223,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     const alone = e.prefillAlone === true && prefilled > 0;
     const decoding = alone ? ended : wasDecoding.concat(ended);
     seconds += e.prefillSecondsPerToken * prefilled;
+    prefilledTokens += prefilled;
     if (!alone && decoding.length > 0) seconds += e.stepSeconds(decoding.length, used);
     steps++;
     runningSteps += decoding.length;
@@ -229,7 +233,13 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     for (const r of finished) used -= r.prompt + r.done;
     if (finished.length > 0) running = running.filter((r) => r.done < r.output);
   }
-  return { seconds, steps, preemptions, meanRunning: steps > 0 ? runningSteps / steps : 0 };
+  return {
+    seconds,
+    steps,
+    preemptions,
+    meanRunning: steps > 0 ? runningSteps / steps : 0,
+    prefilledTokens,
+  };
 }
 
 /**
@@ -267,6 +277,7 @@ export function spreadBurstSeconds(
     steps: avg((b) => b.steps),
     preemptions: avg((b) => b.preemptions),
     meanRunning: avg((b) => b.meanRunning),
+    prefilledTokens: avg((b) => b.prefilledTokens),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }
