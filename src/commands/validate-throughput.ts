@@ -134,10 +134,11 @@ export function casePool(
  * A burst run step by step (time/length-spread.ts) at most max_num_seqs (else the burst) running on the pool's
  * tokens, each step scheduling at most the engine's batched-token budget (its profile's server.sizing chunkTokens on
  * this GPU): over the dataset's lengths scaled to the row's means where the client drew them from one (the case's
- * `dataset`), else every request at the means where the pool or the running cap holds fewer than the burst (its
- * waves, the last one's decode at the batch left, and the preemptions as the pool fills). Undefined where neither
- * applies, the pool is not known, or the row's decode is not one replica's plain step (time/pool-queue.ts
- * queuesOnPool).
+ * `dataset`), else every request at the means. So the prompts start as the budget admits them, the requests
+ * already started decode in the steps that prefill the later ones, a burst the pool or the running cap cannot hold
+ * runs in waves whose last decodes at the batch it has, and the pool's preemptions prefill again. Undefined for one
+ * request, a row on vLLM's V0 engine, a pool not known, or a decode that is not one replica's plain step
+ * (time/pool-queue.ts queuesOnPool): the static batch times those.
  */
 export function steppedBurstSeconds(
   c: Pick<ThroughputCase, 'dataset' | 'max_num_seqs'>,
@@ -170,7 +171,8 @@ export function steppedBurstSeconds(
     const levels = dataset.levels;
     return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
   }
-  if (poolRunning(options, facts.pool) === undefined) return undefined;
+  // vLLM's V0 engine scheduled otherwise (prefills first, unchunked by default): its rows keep the static batch.
+  if (options.batch <= 1 || time.v0Scheduler === true) return undefined;
   if (!queuesOnPool(modelFacts(servedArch(arch, options)), options)) return undefined;
   const [prompt, out] = [promptTokensOf(options), outputTokensOf(options)];
   const flat = { levels: [0, 100], prompt: [prompt, prompt], output: [out, out] };

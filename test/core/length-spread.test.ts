@@ -45,10 +45,11 @@ describe('the burst run step by step', () => {
   it('equal requests on a pool that holds them run in waves of the running cap', () => {
     const reqs = Array.from({ length: 100 }, () => ({ prompt: 10, output: 20 }));
     const b = spreadBurst(reqs, linearEngine(32, 1e9, 0.01, 0.001));
-    // ceil(100 / 32) = 4 waves of 20 steps; the last of 4 requests.
+    // ceil(100 / 32) = 4 waves of 20 steps; the last of 4 requests. A wave's first token comes with its prefill,
+    // the other 19 one a decode step.
     expect(b.steps).toBe(80);
     expect(b.preemptions).toBe(0);
-    expect(b.seconds).toBeCloseTo(60 * (0.01 + 0.032) + 20 * (0.01 + 0.004) + 100 * 10 * 1e-5, 9);
+    expect(b.seconds).toBeCloseTo(57 * (0.01 + 0.032) + 19 * (0.01 + 0.004) + 100 * 10 * 1e-5, 9);
   });
 
   it('a pool short of the running cap runs what fits and preempts the last admitted when it fills', () => {

@@ -36,18 +36,28 @@ describe('a burst in waves of the sequences the engine runs', () => {
     expect(stepped).toBeGreaterThanOrEqual(0.97 * (wave(256) + wave(44)));
   });
 
-  it('a burst the pool and the cap hold at once is not stepped (the static batch times it)', () => {
+  it('a burst the pool holds at once starts as the budget admits it; one request or V0 keeps the static batch', () => {
     const flags = {
       method: 'inference',
       framework: 'vllm',
       batch: 100,
-      seq: 700,
-      'prompt-tokens': 100,
+      seq: 2100,
+      'prompt-tokens': 2000,
       gpu: 'rtx-4090',
     };
     const { o, t, gpu } = setup(flags);
     const arch = resolveModel('calibration/configs/Qwen__Qwen2.5-1.5B.json');
     const facts = casePool({}, arch, o, gpu, t);
-    expect(steppedBurstSeconds({}, arch, o, gpu, t, facts)).toBeUndefined();
+    expect(facts.pool).toBe(100);
+    // 100 prompts of 2,000 tokens through 2,048 a step: about a hundred steps before the last prompt's first token,
+    // its 99 further tokens after; never shorter than the static batch's prefill of all of them, then 99 steps.
+    const stepped = steppedBurstSeconds({}, arch, o, gpu, t, facts)!;
+    expect(stepped).toBeGreaterThanOrEqual(staticBatchSeconds(arch, o, gpu, t));
+    const one = { ...o, batch: 1 };
+    expect(
+      steppedBurstSeconds({}, arch, one, gpu, t, casePool({}, arch, one, gpu, t)),
+    ).toBeUndefined();
+    const v0 = { ...t, v0Scheduler: true };
+    expect(steppedBurstSeconds({}, arch, o, gpu, v0, facts)).toBeUndefined();
   });
 });

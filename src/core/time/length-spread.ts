@@ -218,13 +218,14 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       prefilled += take;
       if (r.pending === 0) ended.push(r);
     }
-    // The step's tokens: one for each request whose prefill ended in it (its first), and one for each decoding
-    // request unless the prefill ran alone.
+    // The step's tokens: one for each request whose prefill ended in it (its first, sampled from the prefill's own
+    // forward), and one for each decoding request unless the prefill ran alone (that decode step is priced whole
+    // beside the step's chunk, its weight read included).
     const alone = e.prefillAlone === true && prefilled > 0;
     const decoding = alone ? ended : wasDecoding.concat(ended);
     seconds += e.prefillSecondsPerToken * prefilled;
     prefilledTokens += prefilled;
-    if (!alone && decoding.length > 0) seconds += e.stepSeconds(decoding.length, used);
+    if (!alone && wasDecoding.length > 0) seconds += e.stepSeconds(wasDecoding.length, used);
     steps++;
     runningSteps += decoding.length;
     used += decoding.length;
@@ -307,10 +308,12 @@ export function spreadBatchSeconds(
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
   // A step prefills at most the budget's tokens (one prompt where the prompt is longer, in chunks whose attention
-  // spans the prompt so far: the whole prompt's causal attention), so its GEMMs run at the budget's rows, not at a
-  // whole wave's (time/burst.ts burstPrefill prices a chunk the same way).
+  // spans the prompt so far: the whole prompt's causal attention) and at most the wave's prompts, so its GEMMs run
+  // at those rows, not at a whole wave's (time/burst.ts burstPrefill prices a chunk the same way).
   const seqs =
-    run.budgetTokens === undefined ? run.wave : Math.max(run.budgetTokens, prompt) / prompt;
+    run.budgetTokens === undefined
+      ? run.wave
+      : Math.min(run.wave, Math.max(run.budgetTokens, prompt) / prompt);
   const wave = { ...o, batch: Math.max(1, Math.round(seqs)) };
   const tr = decodeTraffic(m, wave, t, r, wave.batch, prompt);
   const prefillSecondsPerToken = prefillTime(m, wave, r, tr, prompt, seqs, t) / (seqs * prompt);
