@@ -149,6 +149,8 @@ interface Live {
   done: number;
   /** Prompt (and, after a preemption, output) tokens still to prefill before it decodes again. */
   pending: number;
+  /** The step whose prefill ended it (its first token comes with that step). */
+  endedAt: number;
 }
 
 /**
@@ -162,7 +164,7 @@ interface Live {
  * prefill runs alone (`prefillAlone`) gives the prefill the whole budget and advances no decode in that step.
  */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
-  const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt }));
+  const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1 }));
   const front: Live[] = []; // preempted requests, the last pushed first back in
   let head = 0;
   let running: Live[] = [];
@@ -176,13 +178,19 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
     e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
+  // Requests whose prefill is done, among the running ones (kept as a count: the loop runs thousands of steps).
+  const decodingNow = (): number => {
+    let n = 0;
+    for (const r of running) if (r.pending === 0) n++;
+    return n;
+  };
   while (next() !== undefined || running.length > 0) {
     const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
-    let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
+    let reserved = 0;
+    if (e.reserve !== undefined) for (const r of running) reserved += ratio * left(r);
     // The running requests take the budget first: a token each decoding, their next chunk each prefilling.
-    const decodeShare = (): number =>
-      e.prefillAlone === true ? 0 : running.filter((r) => r.pending === 0).length;
-    let budget = budgetOf - decodeShare();
+    const alone0 = e.prefillAlone === true;
+    let budget = budgetOf - (alone0 ? 0 : decodingNow());
     for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
     for (let r = next(); r !== undefined && running.length < e.slots && budget > 0; r = next()) {
       const held = r.prompt + r.done;
@@ -196,43 +204,51 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       budget -= r.pending;
     }
     // Each decoding sequence writes one more token this step; where they no longer fit, the last admitted leaves.
-    let writing = running.length;
-    while (used + writing > e.poolTokens && running.length > 1) {
+    while (used + running.length > e.poolTokens && running.length > 1) {
       const r = running.pop()!;
       used -= r.prompt + r.done;
       r.pending = r.prompt + r.done;
       front.push(r);
       preemptions++;
-      writing = running.length;
     }
     // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
-    const wasDecoding = running.filter((r) => r.pending === 0);
-    let room = budgetOf - decodeShare();
+    const wasDecoding = decodingNow();
+    let room = budgetOf - (alone0 ? 0 : wasDecoding);
     let prefilled = 0;
-    const ended: Live[] = [];
+    let ended = 0;
     for (const r of running) {
       if (r.pending === 0) continue;
       const take = Math.min(r.pending, Math.max(0, room));
       r.pending -= take;
       room -= take;
       prefilled += take;
-      if (r.pending === 0) ended.push(r);
+      // Its first token comes with this step, even where the prefill runs alone.
+      if (r.pending === 0) {
+        r.endedAt = steps;
+        ended++;
+      }
     }
     // The step's tokens: one for each request whose prefill ended in it (its first, sampled from the prefill's own
     // forward), and one for each decoding request unless the prefill ran alone (that decode step is priced whole
     // beside the step's chunk, its weight read included).
-    const alone = e.prefillAlone === true && prefilled > 0;
-    const decoding = alone ? ended : wasDecoding.concat(ended);
+    const alone = alone0 && prefilled > 0;
     seconds += e.prefillSecondsPerToken * prefilled;
     prefilledTokens += prefilled;
-    if (!alone && wasDecoding.length > 0) seconds += e.stepSeconds(wasDecoding.length, used);
+    if (!alone && wasDecoding > 0) seconds += e.stepSeconds(wasDecoding, used);
+    const produced = alone ? ended : wasDecoding + ended;
+    runningSteps += produced;
+    used += produced;
+    let finished = 0;
+    for (const r of running) {
+      if (r.pending !== 0 || (alone && r.endedAt !== steps)) continue;
+      r.done++;
+      if (r.done >= r.output) {
+        used -= r.prompt + r.done;
+        finished++;
+      }
+    }
     steps++;
-    runningSteps += decoding.length;
-    used += decoding.length;
-    for (const r of decoding) r.done++;
-    const finished = decoding.filter((r) => r.done >= r.output);
-    for (const r of finished) used -= r.prompt + r.done;
-    if (finished.length > 0) running = running.filter((r) => r.done < r.output);
+    if (finished > 0) running = running.filter((r) => r.done < r.output);
   }
   return {
     seconds,
