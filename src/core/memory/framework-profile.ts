@@ -345,8 +345,6 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * step's prefill `chunkTokens`, `cudaGraphBytes` outside it. `samplerBytesPerLogit`: its start-up sampler's bytes
    * per slot and vocabulary entry. `poolHoldsMaxLen`: its pool must hold one max_model_len request.
    * `admissionReserve`: its scheduler's reserve for running requests' output (time/admission-reserve.ts).
-   * `prefillFirst`: a step that can prefill runs a prefill batch alone, no decode beside it (absent: the running
-   * requests' decode tokens share each step and its token budget with the prefill chunks, as vLLM V1's).
    */
   server?: {
     sizing: (
@@ -358,7 +356,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     samplerBytesPerLogit: number;
     poolHoldsMaxLen?: boolean;
     admissionReserve?: AdmissionReserve;
-    prefillFirst?: boolean;
+    prefillFirst?: boolean; // a step that can prefill runs its prefill alone (absent: decodes share it, as vLLM V1's)
   };
   /**
    * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from
