@@ -1,6 +1,7 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
-import { poolRunning } from '../core/time/pool-queue.js';
+import { poolRunning, queuesOnPool } from '../core/time/pool-queue.js';
+import { modelFacts, servedArch } from '../core/time/model-facts.js';
 import { poolSequencesOf } from '../core/time/admission-reserve.js';
 import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
@@ -9,7 +10,12 @@ import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { servingGpuContext } from '../core/time/gpu-memory-context.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
+import {
+  isPreferenceOrRl,
+  outputTokensOf,
+  promptTokensOf,
+  type EstimateOptions,
+} from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -125,11 +131,16 @@ export function casePool(
 }
 
 /**
- * A burst whose client drew its lengths from a dataset (the case's `dataset`): run step by step over the dataset's
- * lengths scaled to the row's means (time/length-spread.ts), at most max_num_seqs (else the burst) running on the
- * pool's tokens; undefined where the row names no dataset or the pool is not known.
+ * A burst run step by step (time/length-spread.ts) at most max_num_seqs (else the burst) running on the pool's
+ * tokens, each step scheduling at most the engine's batched-token budget (its profile's server.sizing chunkTokens on
+ * this GPU): over the dataset's lengths scaled to the row's means where the client drew them from one (the case's
+ * `dataset`), else every request at the means. So the prompts start as the budget admits them, the requests
+ * already started decode in the steps that prefill the later ones, a burst the pool or the running cap cannot hold
+ * runs in waves whose last decodes at the batch it has, and the pool's preemptions prefill again. Undefined for one
+ * request, a row on vLLM's V0 engine, a pool not known, or a decode that is not one replica's plain step
+ * (time/pool-queue.ts queuesOnPool): the static batch times those.
  */
-function datasetBurstSeconds(
+export function steppedBurstSeconds(
   c: Pick<ThroughputCase, 'dataset' | 'max_num_seqs'>,
   arch: Arch,
   options: EstimateOptions,
@@ -137,18 +148,35 @@ function datasetBurstSeconds(
   time: TimeOptions,
   facts: { pool: number | undefined; poolTokens?: number },
 ): number | undefined {
-  if (c.dataset === undefined || facts.poolTokens === undefined) return undefined;
-  const dataset = loadDataset(c.dataset.name);
-  const sampler = dataset.samplers[c.dataset.sampler];
-  if (sampler === undefined)
-    throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
-  const levels = dataset.levels;
+  const sizing = FRAMEWORKS[options.framework].server?.sizing;
+  if (facts.poolTokens === undefined || sizing === undefined) return undefined;
+  const device = servingGpuContext(gpu, options, time);
+  const budgetTokens = sizing(
+    device.gpuCapacityBytes,
+    options.tp,
+    options.pp,
+    device.gpuDeviceName,
+  ).chunkTokens;
   const run = {
     slots: Math.min(options.batch, c.max_num_seqs ?? options.batch),
     poolTokens: facts.poolTokens,
     wave: poolRunning(options, facts.pool) ?? options.batch,
+    budgetTokens,
   };
-  return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
+  if (c.dataset !== undefined) {
+    const dataset = loadDataset(c.dataset.name);
+    const sampler = dataset.samplers[c.dataset.sampler];
+    if (sampler === undefined)
+      throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
+    const levels = dataset.levels;
+    return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
+  }
+  // vLLM's V0 engine scheduled otherwise (prefills first, unchunked by default): its rows keep the static batch.
+  if (options.batch <= 1 || time.v0Scheduler === true) return undefined;
+  if (!queuesOnPool(modelFacts(servedArch(arch, options)), options)) return undefined;
+  const [prompt, out] = [promptTokensOf(options), outputTokensOf(options)];
+  const flat = { levels: [0, 100], prompt: [prompt, prompt], output: [out, out] };
+  return spreadBatchSeconds(arch, options, gpu, time, flat, run, 0).seconds;
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */
@@ -303,7 +331,7 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
     const out = outputTokensOf(options);
     const est =
       c.metric === 'batch_latency_s'
-        ? (datasetBurstSeconds(c, arch, options, gpu, time, facts) ??
+        ? (steppedBurstSeconds(c, arch, options, gpu, time, facts) ??
           staticSeconds(arch, options, gpu, time, pool))
         : c.metric === 'step_seconds'
           ? t.stepSeconds

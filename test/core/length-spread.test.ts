@@ -45,10 +45,11 @@ describe('the burst run step by step', () => {
   it('equal requests on a pool that holds them run in waves of the running cap', () => {
     const reqs = Array.from({ length: 100 }, () => ({ prompt: 10, output: 20 }));
     const b = spreadBurst(reqs, linearEngine(32, 1e9, 0.01, 0.001));
-    // ceil(100 / 32) = 4 waves of 20 steps; the last of 4 requests.
+    // ceil(100 / 32) = 4 waves of 20 steps; the last of 4 requests. A wave's first token comes with its prefill,
+    // the other 19 one a decode step.
     expect(b.steps).toBe(80);
     expect(b.preemptions).toBe(0);
-    expect(b.seconds).toBeCloseTo(60 * (0.01 + 0.032) + 20 * (0.01 + 0.004) + 100 * 10 * 1e-5, 9);
+    expect(b.seconds).toBeCloseTo(57 * (0.01 + 0.032) + 19 * (0.01 + 0.004) + 100 * 10 * 1e-5, 9);
   });
 
   it('a pool short of the running cap runs what fits and preempts the last admitted when it fills', () => {
@@ -112,5 +113,113 @@ describe('the burst run step by step', () => {
       );
       at.slice(1).forEach((x, i) => expect(x).toBeGreaterThan(at[i]!));
     }
+  });
+});
+
+describe("a burst under the engine's token budget", () => {
+  const equal = (n: number, prompt: number, output: number) =>
+    Array.from({ length: n }, () => ({ prompt, output }));
+
+  it('the budget admits the first wave over several steps, never in fewer steps than without it', () => {
+    const reqs = equal(64, 2000, 50);
+    const free = spreadBurst(reqs, linearEngine(64, 1e9, 0.01, 0.001));
+    const budgeted = spreadBurst(reqs, {
+      ...linearEngine(64, 1e9, 0.01, 0.001),
+      budgetTokens: 8192,
+    });
+    // Without a budget all 64 start together: 50 steps. With 8,192 tokens a step, about four prompts start a step,
+    // so the last of them starts some 16 steps later and decodes its 50 tokens after that.
+    expect(free.steps).toBe(50);
+    expect(budgeted.steps).toBeGreaterThanOrEqual(50 + Math.floor((64 * 2000) / 8192) - 1);
+    expect(budgeted.seconds).toBeGreaterThan(free.seconds);
+    // Every prompt is prefilled once; nothing is preempted on a pool that holds them.
+    expect(budgeted.prefilledTokens).toBe(64 * 2000);
+  });
+
+  it('a burst on fewer slots than requests takes at least the waves of the slots, the last at the batch left', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 300 }),
+        fc.integer({ min: 1, max: 128 }),
+        fc.integer({ min: 1, max: 2000 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.double({ min: 0.001, max: 0.05, noNaN: true }),
+        fc.double({ min: 0, max: 0.001, noNaN: true }),
+        fc.constantFrom(undefined, 2048, 8192),
+        fc.boolean(),
+        (n, slots, prompt, out, a, b, budgetTokens, prefillAlone) => {
+          const e: SpreadEngine = {
+            ...linearEngine(slots, 1e12, a, b),
+            ...(budgetTokens === undefined ? {} : { budgetTokens }),
+            prefillAlone,
+          };
+          const r = spreadBurst(equal(n, prompt, out), e);
+          const c = Math.min(slots, n);
+          const waves = Math.ceil(n / c);
+          const last = n - (waves - 1) * c;
+          // Whole waves of `out` steps (the first token comes with the prompt's prefill, the rest one a decode
+          // step), the last wave's decode at the batch it has.
+          expect(r.steps).toBeGreaterThanOrEqual(waves * out);
+          const d = out - 1;
+          const wavesSeconds =
+            (waves - 1) * d * (a + b * c) + d * (a + b * last) + n * prompt * 1e-5;
+          expect(r.seconds).toBeGreaterThanOrEqual(wavesSeconds * (1 - 1e-9));
+          // So never less than --batch / c waves of c, the time the pool's queue gave before (time/pool-queue.ts).
+          expect(r.seconds).toBeGreaterThanOrEqual(
+            ((n / c) * d * (a + b * c) + n * prompt * 1e-5) * (1 - 1e-9),
+          );
+        },
+      ),
+      { numRuns: 60, seed: 11 },
+    );
+  });
+
+  it('preemption never makes a run faster: what a preempted request prefilled is prefilled again, and paid', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 200 }),
+        fc.integer({ min: 16, max: 2000 }),
+        fc.integer({ min: 2, max: 400 }),
+        fc.integer({ min: 2, max: 40 }),
+        fc.constantFrom(undefined, 2048, 8192),
+        fc.boolean(),
+        (n, prompt, out, fits, budgetTokens, prefillAlone) => {
+          // A pool that holds `fits` prompts but not their outputs: admission by prompt, then preemption.
+          const e: SpreadEngine = {
+            ...linearEngine(n, fits * prompt + out, 0.01, 0.0005),
+            ...(budgetTokens === undefined ? {} : { budgetTokens }),
+            prefillAlone,
+          };
+          const r = spreadBurst(equal(n, prompt, out), e);
+          const free = spreadBurst(equal(n, prompt, out), { ...e, prefillSecondsPerToken: 0 });
+          expect(r.prefilledTokens).toBeGreaterThanOrEqual(n * prompt);
+          // (A request preempted in the step that admitted it had prefilled nothing yet.)
+          if (r.preemptions === 0) expect(r.prefilledTokens).toBe(n * prompt);
+          // The same steps, each prefilled token priced: the recompute adds its own time.
+          expect(r.seconds - free.seconds).toBeCloseTo(r.prefilledTokens * 1e-5, 6);
+        },
+      ),
+      { numRuns: 40, seed: 5 },
+    );
+    // Ten prompts of 100 on a pool of 1,000 tokens: the last admitted leave as outputs grow and prefill their prompt
+    // and output again when they come back.
+    const short = spreadBurst(equal(10, 100, 100), {
+      ...linearEngine(10, 1000, 0.01, 0.001),
+      budgetTokens: 8192,
+    });
+    expect(short.preemptions).toBeGreaterThan(0);
+    expect(short.prefilledTokens).toBeGreaterThan(10 * 100);
+  });
+
+  it('an engine whose prefill runs alone advances no decode in a step that prefills', () => {
+    const reqs = equal(300, 100, 600);
+    const mixed = { ...linearEngine(256, 1e9, 0.01, 0.0001), budgetTokens: 2048 };
+    const m = spreadBurst(reqs, mixed);
+    const alone = spreadBurst(reqs, { ...mixed, prefillAlone: true });
+    // 256 prompts of 100 tokens take 13 prefill steps of 2,048; run alone they hold the decodes back.
+    expect(alone.steps).toBeGreaterThan(m.steps);
+    expect(alone.prefilledTokens).toBe(m.prefilledTokens);
+    // 300 requests on 256 slots: two waves of 600 decode steps, the second at 44.
+    expect(m.steps).toBeGreaterThanOrEqual(1200);
   });
 });

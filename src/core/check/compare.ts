@@ -44,23 +44,24 @@ import type { RunPlan } from '../../schema/measured.js';
  *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
  *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 368 rows, p90 0.537 (staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B at 20 in flight on an A100,
- *   +53.7%; just below it sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight, +53.6%, and
- *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.5%; just above it llm-d's Llama 3.3 70B FP8
- *   over TP 8 on MI355X at 32k/128, +55.1%). 0.536 before the SGLang cookbook's LFM2.5-1.2B rows on H100, H200 and
- *   B200, +20.8..+83.2% and -45.6%, and sgl-project/sglang#32994's W8A8 FP8 one_batch rows, +28.5%, +28.9%; 0.518
- *   before sgl-project/sglang#30812's four rows, and 0.535 before the MiniMax rows took their checkpoint's
- *   block-scaled FP8 config. Before that, 0.535 rose from 0.526 with sgl-project/sglang#6885's default-tile
- *   DeepSeek-V3-0324 run on 8 H20, +71.2%, and vLLM's MI300X Qwen3 FP8
+ * - serving: 368 rows, p90 0.536 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight, +53.6%, and
+ *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.6%; just below it ree2raz/inference-bench's
+ *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%; just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B
+ *   at 20 in flight on an A100, +53.7%). 0.537 with the bursts timed as a static batch in waves of the pool's count,
+ *   before they were run step by step under the engine's token budget (validate-throughput.ts steppedBurstSeconds);
+ *   0.536 before the SGLang cookbook's LFM2.5-1.2B rows on H100, H200 and B200, +20.8..+83.2% and -45.6%, and
+ *   sgl-project/sglang#32994's W8A8 FP8 one_batch rows, +28.5%, +28.9%; 0.518 before sgl-project/sglang#30812's four
+ *   rows, and 0.535 before the MiniMax rows took their checkpoint's block-scaled FP8 config. Before that, 0.535 rose
+ *   from 0.526 with sgl-project/sglang#6885's default-tile DeepSeek-V3-0324 run on 8 H20, +71.2%, and vLLM's MI300X Qwen3 FP8
  *   MoE bursts of May 2025 (vllm-project/vllm#17530, vllm-project/vllm#17535: +35..+168%) and the vllm-project/recipes pages' DeepSeek-R1
  *   on 8 MI300X (+34%) and Qwen3-Next on 4 B200 (+45%) raised it from 0.502; vLLM V1's unsplit FlashAttention 2 walk
  *   (gemma-3-4b-it at one request on an A100, tenstorrent/tt-inference-server#521: +54.2% -> +42.1%) lowered it again.
  *   The largest above it are lukaLLM's FP8 MoE ShareGPT
  *   bursts of 1000 on one L40S (+339%, +266%), sariekr/gpu_conc's gpt-oss-20b on B200, MI300X and H200 (+52..+161%), the
  *   SGLang cookbook's DeepSeek-V3 EP 8 DP-attention run on 8 MI300X (+142%), databasemart.com's RTX 4090 bursts of 300
- *   of 1.5B-7B models (+83..+132%), ovg-project/kvcached's burst of 500 Qwen3-0.6B requests on an H100 (+124%),
+ *   of 1.5B and 3B models (+89%, +57%), ovg-project/kvcached's burst of 500 Qwen3-0.6B requests on an H100 (+118%),
  *   xinyuwei-david/david-share's gpt-oss-20b closed loop of 256 on an H100 NVL (+119%), the 2K-32K and 128-token bursts
- *   on one H100 (SGLang's Qwen3-14B FP8 +82..+116%, gpt-oss-20b +76%, vLLM's Qwen3-14B bf16 +57..+70%, DeepSeek-R1 on
+ *   on one H100 (SGLang's Qwen3-14B FP8 +76..+111%, gpt-oss-20b +64%, vLLM's Qwen3-14B bf16 +55..+63%, DeepSeek-R1 on
  *   8 H200 +58%), GLM-4.6 on 8 B200 under SGLang at one request (+65%), llm-d's Llama 3.3 70B FP8 on 8 MI355X (+55%),
  *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X at 256 in
  *   flight +88%, DeepSeek-V3-0324 FP8 on 8 H20 +58%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token

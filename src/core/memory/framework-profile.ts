@@ -356,6 +356,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     samplerBytesPerLogit: number;
     poolHoldsMaxLen?: boolean;
     admissionReserve?: AdmissionReserve;
+    prefillFirst?: boolean; // a step that can prefill runs its prefill alone (absent: decodes share it, as vLLM V1's)
   };
   /**
    * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from
@@ -366,10 +367,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * Absent: no frontend cost modelled.
    */
   servingFrontend?: ServingFrontend;
-  /**
-   * A server whose KV cache is `-c` tokens split evenly over `-np` slots, allocated at start (llama-server): its
-   * serving figures are the slots'.
-   */
+  /** A KV cache of `-c` tokens split evenly over `-np` slots, allocated at start (llama-server): figures are the slots'. */
   kvSlots?: boolean;
   /**
    * Time: batch-1 F16 matrix-vector products run through the engine's dequantize-mul-mat-vec kernel, whose

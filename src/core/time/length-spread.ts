@@ -121,6 +121,16 @@ export interface SpreadEngine {
   stepSeconds: (running: number, contextTokens: number) => number;
   /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
   prefillSecondsPerToken: number;
+  /**
+   * Tokens a step schedules (vLLM's max_num_batched_tokens, SGLang's chunked_prefill_size: the profile's
+   * server.sizing chunkTokens); undefined: every admitted prompt is prefilled in the step that admits it.
+   */
+  budgetTokens?: number;
+  /**
+   * A step that prefills runs no decode (the profile's server.prefillFirst: SGLang); else the running requests'
+   * decode tokens share the step and its budget with the prefill chunks (vLLM V1).
+   */
+  prefillAlone?: boolean;
 }
 
 export interface SpreadBurst {
@@ -129,17 +139,32 @@ export interface SpreadBurst {
   preemptions: number;
   /** Sequences running, averaged over the decode steps. */
   meanRunning: number;
+  /** Tokens prefilled: every prompt, and what the preempted requests prefilled again. */
+  prefilledTokens: number;
 }
 
 interface Live {
   prompt: number;
   output: number;
   done: number;
+  /** Prompt (and, after a preemption, output) tokens still to prefill before it decodes again. */
+  pending: number;
+  /** The step whose prefill ended it (its first token comes with that step). */
+  endedAt: number;
 }
 
-/** The burst run step by step: admissions in order, preemptions of the last admitted, one decode step a loop. */
+/**
+ * The burst run step by step: admissions in order, preemptions of the last admitted, one step a loop. Where the
+ * engine has a token budget a step, it is spent as vLLM V1's `Scheduler.schedule` spends it
+ * (vllm-project/vllm@b4622cf924bc72504aed99e486062d6633fde39e vllm/v1/core/sched/scheduler.py): the running requests
+ * first, a decoding one one token, a prefilling one its next chunk of what is left of its prompt; then waiting requests
+ * in order while the budget lasts (chunked prefill: the last admitted may take only part of its prompt and finish it
+ * in later steps). A request decodes from the step that ends its prefill, which also samples its first token. So a
+ * burst's first wave starts over several steps, as the budget admits it, not all in the first. An engine whose
+ * prefill runs alone (`prefillAlone`) gives the prefill the whole budget and advances no decode in that step.
+ */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
-  const queue: Live[] = requests.map((r) => ({ ...r, done: 0 }));
+  const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1 }));
   const front: Live[] = []; // preempted requests, the last pushed first back in
   let head = 0;
   let running: Live[] = [];
@@ -148,13 +173,26 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   let steps = 0;
   let preemptions = 0;
   let runningSteps = 0;
+  let prefilledTokens = 0;
+  const budgetOf = e.budgetTokens ?? Infinity;
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
     e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
+  // Requests whose prefill is done, among the running ones (kept as a count: the loop runs thousands of steps).
+  const decodingNow = (): number => {
+    let n = 0;
+    for (const r of running) if (r.pending === 0) n++;
+    return n;
+  };
   while (next() !== undefined || running.length > 0) {
     const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
-    let reserved = e.reserve === undefined ? 0 : running.reduce((a, r) => a + ratio * left(r), 0);
-    for (let r = next(); r !== undefined && running.length < e.slots; r = next()) {
+    let reserved = 0;
+    if (e.reserve !== undefined) for (const r of running) reserved += ratio * left(r);
+    // The running requests take the budget first: a token each decoding, their next chunk each prefilling.
+    const alone0 = e.prefillAlone === true;
+    let budget = budgetOf - (alone0 ? 0 : decodingNow());
+    for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
+    for (let r = next(); r !== undefined && running.length < e.slots && budget > 0; r = next()) {
       const held = r.prompt + r.done;
       if (running.length > 0 && used + reserved + held + left(r) > e.poolTokens) break;
       if (front.length > 0) front.pop();
@@ -162,25 +200,63 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       running.push(r);
       used += held;
       reserved += ratio * left(r);
-      seconds += e.prefillSecondsPerToken * held;
+      r.pending = held;
+      budget -= r.pending;
     }
-    // Each running sequence writes one more token this step; where they no longer fit, the last admitted leaves.
+    // Each decoding sequence writes one more token this step; where they no longer fit, the last admitted leaves.
     while (used + running.length > e.poolTokens && running.length > 1) {
       const r = running.pop()!;
       used -= r.prompt + r.done;
+      r.pending = r.prompt + r.done;
       front.push(r);
       preemptions++;
     }
-    seconds += e.stepSeconds(running.length, used);
+    // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
+    const wasDecoding = decodingNow();
+    let room = budgetOf - (alone0 ? 0 : wasDecoding);
+    let prefilled = 0;
+    let ended = 0;
+    for (const r of running) {
+      if (r.pending === 0) continue;
+      const take = Math.min(r.pending, Math.max(0, room));
+      r.pending -= take;
+      room -= take;
+      prefilled += take;
+      // Its first token comes with this step, even where the prefill runs alone.
+      if (r.pending === 0) {
+        r.endedAt = steps;
+        ended++;
+      }
+    }
+    // The step's tokens: one for each request whose prefill ended in it (its first, sampled from the prefill's own
+    // forward), and one for each decoding request unless the prefill ran alone (that decode step is priced whole
+    // beside the step's chunk, its weight read included).
+    const alone = alone0 && prefilled > 0;
+    seconds += e.prefillSecondsPerToken * prefilled;
+    prefilledTokens += prefilled;
+    if (!alone && wasDecoding > 0) seconds += e.stepSeconds(wasDecoding, used);
+    const produced = alone ? ended : wasDecoding + ended;
+    runningSteps += produced;
+    used += produced;
+    let finished = 0;
+    for (const r of running) {
+      if (r.pending !== 0 || (alone && r.endedAt !== steps)) continue;
+      r.done++;
+      if (r.done >= r.output) {
+        used -= r.prompt + r.done;
+        finished++;
+      }
+    }
     steps++;
-    runningSteps += running.length;
-    used += running.length;
-    for (const r of running) r.done++;
-    const finished = running.filter((r) => r.done >= r.output);
-    for (const r of finished) used -= r.prompt + r.done;
-    if (finished.length > 0) running = running.filter((r) => r.done < r.output);
+    if (finished > 0) running = running.filter((r) => r.done < r.output);
   }
-  return { seconds, steps, preemptions, meanRunning: steps > 0 ? runningSteps / steps : 0 };
+  return {
+    seconds,
+    steps,
+    preemptions,
+    meanRunning: steps > 0 ? runningSteps / steps : 0,
+    prefilledTokens,
+  };
 }
 
 /**
@@ -218,6 +294,7 @@ export function spreadBurstSeconds(
     steps: avg((b) => b.steps),
     preemptions: avg((b) => b.preemptions),
     meanRunning: avg((b) => b.meanRunning),
+    prefilledTokens: avg((b) => b.prefilledTokens),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }
@@ -229,8 +306,8 @@ const CTX_GRAIN = 16;
  * A served burst of --batch requests whose lengths follow `shape` (scaled to the row's mean prompt and output),
  * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
  * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean
- * prompts (the static batch's, time/serving-request.ts staticBatchSeconds). The frontend bounds it from below as it does a
- * static batch (time/frontend.ts).
+ * prompts (the static batch's, time/serving-request.ts staticBatchSeconds), at most `budgetTokens` scheduled a step
+ * where given. The frontend bounds it from below as it does a static batch (time/frontend.ts).
  */
 export function spreadBatchSeconds(
   model: Arch,
@@ -238,7 +315,7 @@ export function spreadBatchSeconds(
   gpu: Gpu,
   t: TimeOptions,
   shape: LengthShape,
-  run: { slots: number; poolTokens: number; wave: number },
+  run: { slots: number; poolTokens: number; wave: number; budgetTokens?: number },
   spread = 1,
 ): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
   const arch = servedArch(model, o);
@@ -246,10 +323,16 @@ export function spreadBatchSeconds(
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
-  const wave = { ...o, batch: run.wave };
-  const tr = decodeTraffic(m, wave, t, r, run.wave, prompt);
-  const prefillSecondsPerToken =
-    prefillTime(m, wave, r, tr, prompt, run.wave, t) / (run.wave * prompt);
+  // A step prefills at most the budget's tokens (one prompt where the prompt is longer, in chunks whose attention
+  // spans the prompt so far: the whole prompt's causal attention) and at most the wave's prompts, so its GEMMs run
+  // at those rows, not at a whole wave's (time/burst.ts burstPrefill prices a chunk the same way).
+  const seqs =
+    run.budgetTokens === undefined
+      ? run.wave
+      : Math.min(run.wave, Math.max(run.budgetTokens, prompt) / prompt);
+  const wave = { ...o, batch: Math.max(1, Math.round(seqs)) };
+  const tr = decodeTraffic(m, wave, t, r, wave.batch, prompt);
+  const prefillSecondsPerToken = prefillTime(m, wave, r, tr, prompt, seqs, t) / (seqs * prompt);
   // The step reads the running sequences' own KV: its attention at their mean context, to CTX_GRAIN tokens.
   const memo = new Map<number, number>();
   const stepSeconds = (n: number, contextTokens: number): number => {
@@ -268,6 +351,8 @@ export function spreadBatchSeconds(
     slots: run.slots,
     poolTokens: run.poolTokens,
     ...(reserve === undefined ? {} : { reserve }),
+    ...(run.budgetTokens === undefined ? {} : { budgetTokens: run.budgetTokens }),
+    ...(FRAMEWORKS[o.framework].server?.prefillFirst === true ? { prefillAlone: true } : {}),
     stepSeconds,
     prefillSecondsPerToken,
   };

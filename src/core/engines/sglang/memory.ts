@@ -113,6 +113,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
     sizing: sglangSizing,
     samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
     admissionReserve: SGLANG_ADMISSION_RESERVE,
+    // get_next_batch_to_run runs a prefill batch whenever one can be formed ("Run prefill first if possible") and
+    // the decode batch only otherwise; mixing them is opt-in (enable_mixed_chunk, default False): sgl-project/sglang
+    // v0.5.5.post1 python/sglang/srt/managers/scheduler.py and srt/server_args.py.
+    prefillFirst: true,
   },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
