@@ -39,6 +39,8 @@ import { floatCompute } from '../../schema/estimate.js';
 import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
 import { forwardFetchSeconds } from './train-step.js';
 import { autocastCastOps } from './autocast.js';
+import { builtAdapterBytes } from '../memory/trainable-width.js';
+import { isFloatDtype } from '../model/dtypes.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -449,7 +451,25 @@ function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
   const ops = t.loraForwardOps ?? fw.loraForwardOps ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
-  return ops + (dropout ? 1 : 0);
+  return ops + (dropout ? 1 : 0) + autocastAdapterCastOps(p, t);
+}
+
+/**
+ * Casts torch.autocast adds to each adapted linear at a decode step of the trainer's generate where the adapters are
+ * fp32 under 16-bit AMP (FrameworkProfile.generateAutocast; fp32 adapters as memory counts them,
+ * memory/trainable-width.ts builtAdapterBytes: get_peft_model's autocast_adapter_dtype=True default). lora_A and
+ * lora_B are nn.Linear, on autocast's lower-precision list, so each call casts its fp32 weight (a leaf that requires
+ * grad: cached only within the autocast region, and every decode step is a region of its own, autocastDecodeOps);
+ * on a 16-bit model PEFT first casts x to the adapters' fp32 (peft v0.15.2 tuners/lora/layer.py Linear.forward
+ * `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, one of LORA_OPS_PER_LINEAR), so lora_A's call casts it back:
+ * 3 casts. bitsandbytes' Linear4bit skips PEFT's input cast under autocast (tuners/lora/bnb.py `requires_conversion =
+ * not torch.is_autocast_enabled()`): its two weight casts only.
+ */
+function autocastAdapterCastOps(p: EstimateOptions, t: TimeOptions): number {
+  const fw = FRAMEWORKS[p.framework];
+  if (fw.generateAutocast !== true || p.compute === 'fp32' || t.noAutocast === true) return 0;
+  if (builtAdapterBytes(p, fw, t) !== 4) return 0;
+  return isFloatDtype(p.weights) ? 3 : 2;
 }
 
 /**
