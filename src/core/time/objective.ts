@@ -221,6 +221,8 @@ export interface ObjectiveWork {
   rounds: number;
   prompt: number;
   completion: number;
+  /** The tokens a row's cache grows by over the decode, on average (half the mean completion, or the longest's). */
+  contextGrowth: number;
   /** The cap on a completion (TRL max_completion_length), or undefined. */
   maxCompletion: number | undefined;
   /** The rollout serves the trained adapter unmerged (one LoRA in vLLM's punica kernels), or null. */
@@ -374,11 +376,19 @@ export function objectiveWork(
   const shared =
     o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
   const adapter = o.method === 'lora' || o.method === 'qlora';
+  // transformers' generate keeps a finished row in the batch, its next token the pad token
+  // (generation/utils.py _sample: `next_tokens * unfinished_sequences + pad_token_id * (1 - unfinished_sequences)`),
+  // so every row's cache grows until the longest completion ends: the mean context over the decode is the prompt and
+  // half the longest. vLLM drops a finished request: half the mean completion.
+  const decoded = (chunk: number) =>
+    generatesInTrainer(o.rollout)
+      ? longestCompletion(completion, o.maxCompletionTokens, chunk)
+      : completion;
   const rolloutShapeOf = (chunk: number): RolloutShape => ({
     weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
     framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
     chunk,
-    seq: prompt + Math.ceil(completion / 2),
+    seq: prompt + Math.ceil(decoded(chunk) / 2),
     lora: shared && adapter,
     peft: generatesInTrainer(o.rollout) && adapter ? trainerGenerateAdapterOps(p, t) : 0,
     autocast: generatesInTrainer(o.rollout) ? autocastDecodeOps(m, p) : 0,
@@ -423,6 +433,7 @@ export function objectiveWork(
     rounds: shape.rounds,
     prompt,
     completion,
+    contextGrowth: grpo ? decoded(shape.chunk) / 2 : 0,
     maxCompletion: o.maxCompletionTokens,
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
@@ -537,7 +548,7 @@ export function objectiveStep(
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
     const d = rolloutStepAt(w.rollout, m, t, r);
-    const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
+    const prefill = d.prefill * (w.prompt / (w.prompt + w.contextGrowth));
     // A generation batch decodes until its longest completion ends (or the cap): the longest of its chunk.
     const steps = longestCompletion(w.completion, w.maxCompletion, w.rollout.shape.chunk);
     const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
