@@ -119,13 +119,28 @@ export function policyWork(
   decodes: RolloutDecodes | null = null,
   freeOf: ((p: EstimateOptions) => CountFreeWork) | null = null,
 ): PolicyWork {
-  const p = policyOptions(o);
+  const p = policyTrainOptions(o, t);
   return {
     options: p,
     train: freeOf ? trainWork(m, p, t, undefined, undefined, freeOf(p)) : trainWork(m, p, t),
     steps: [],
     rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
+}
+
+/**
+ * The options the policy trains at (policyOptions), its sequence the padded one where the engine pads each process's
+ * GRPO generation batch to its longest before splitting it (FrameworkProfile.grpoPadsGenerationBatch): the prompt and
+ * the longest completion of the batch x steps_per_generation rows (completion-length.ts longestCompletion, the cap
+ * bounding it). The prompts' spread is not known: their mean is kept.
+ */
+export function policyTrainOptions(o: EstimateOptions, t: TimeOptions): EstimateOptions {
+  const p = policyOptions(o);
+  if (o.objective !== 'grpo' || FRAMEWORKS[p.framework].grpoPadsGenerationBatch !== true) return p;
+  const completion = o.completionTokens ?? 0;
+  const rows = o.batch * (o.stepsPerGeneration ?? t.gradAccum);
+  p.seq = (o.promptTokens ?? 0) + longestCompletion(completion, o.maxCompletionTokens, rows);
+  return p;
 }
 
 /** The fields a rollout decode sets on its policy's options (rolloutDecode): the rest it takes from them. */
@@ -446,7 +461,8 @@ export function objectiveWork(
       grpo && o.rollout === 'vllm-colocate' && o.rolloutSleep === true
         ? sleepCycleSeconds(FRAMEWORKS[p.framework])
         : 0,
-    tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
+    // The objective's own tokens: the padding the policy trains over is not counted.
+    tokensPerStep: (train.tokensPerStep * o.batch * o.seq) / (p.batch * p.seq),
     critic,
   };
 }
@@ -624,7 +640,7 @@ export function estimateObjectiveTime(
   params: number,
   pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
-  const p = policyOptions(o);
+  const p = policyTrainOptions(o, t);
   // A trainer that prepares the k-bit model itself runs an fp32 residual stream (memory/objective.ts preparedContext).
   const tk =
     t.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
@@ -648,7 +664,10 @@ export function estimateObjectiveTime(
   return {
     ...train,
     stepSeconds: round(step),
-    tokensPerSecondPerGpu: round(train.tokensPerSecondPerGpu * scale * (p.gpus / o.gpus)),
+    // The objective's own tokens, not the padding the policy trains over (policyTrainOptions).
+    tokensPerSecondPerGpu: round(
+      train.tokensPerSecondPerGpu * scale * (p.gpus / o.gpus) * (o.seq / p.seq),
+    ),
     mfu: round(train.mfu * scale * (p.gpus / o.gpus)),
     phases: [
       ...train.phases,
