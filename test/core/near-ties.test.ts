@@ -251,7 +251,7 @@ describe('near-ties', () => {
       'search: { engines: [hf-deepspeed, unsloth], optimizers: [adamw], checkpointing: [none], attention: [sdpa], microBatches: [2] }',
     ].join('\n');
     const p = plans(scratch.file('zero-one-gpu.yaml', text), 4);
-    // Since both engines' policies train at the generation batch's padded length (time/objective.ts
+    // With both engines' policies trained at the generation batch's padded length (time/objective.ts
     // policyTrainOptions) ZeRO-2 runs behind outright; it must not lead either way.
     expect(p[0]!.choices.engine).toBe('unsloth');
     const zero = p.find((x) => x.choices.zero > 0 && x.choices.offload === 'none')!;
@@ -326,7 +326,7 @@ describe('near-ties', () => {
     ) as unknown as (Plans['plans'][number] & Batch)[];
     expect(p[0]!.choices.globalBatch).toBe(256);
     expect(p[0]!.hardware.gpus).toBe(8);
-    // Since the policy trains at the generation batch's padded length (time/objective.ts policyTrainOptions) the
+    // With the policy trained at the generation batch's padded length (time/objective.ts policyTrainOptions) the
     // rounded plan's extra rows cost more than its fewer rollouts save: it runs behind outright, within a few percent.
     const rounded = p.find((x) => x.choices.globalBatch !== 256)!;
     expect(rounded.time.hours).toBeGreaterThan(p[0]!.time.hours * 0.99);
