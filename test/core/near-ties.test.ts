@@ -240,7 +240,7 @@ describe('near-ties', () => {
   });
 
   it('a ZeRO stage on one GPU without offload (it partitions nothing) does not win a tie', () => {
-    // GRPO of Qwen3-1.7B on one A100 40GB: TRL under DeepSpeed ZeRO-2 on the one GPU was 0.2% ahead of Unsloth.
+    // GRPO of Qwen3-1.7B on one A100 40GB: TRL under DeepSpeed ZeRO-2 on the one GPU beside Unsloth.
     const text = [
       'name: GRPO Qwen3-1.7B, one A100 40GB',
       'model: qwen3-1.7b',
@@ -251,9 +251,11 @@ describe('near-ties', () => {
       'search: { engines: [hf-deepspeed, unsloth], optimizers: [adamw], checkpointing: [none], attention: [sdpa], microBatches: [2] }',
     ].join('\n');
     const p = plans(scratch.file('zero-one-gpu.yaml', text), 4);
+    // With both engines' policies trained at the generation batch's padded length (time/objective.ts
+    // policyTrainOptions) ZeRO-2 runs behind outright; it must not lead either way.
     expect(p[0]!.choices.engine).toBe('unsloth');
     const zero = p.find((x) => x.choices.zero > 0 && x.choices.offload === 'none')!;
-    expect(zero.time.hours).toBeLessThan(p[0]!.time.hours);
+    expect(zero.time.hours).toBeGreaterThan(p[0]!.time.hours * 0.99);
   });
 
   it('on an AMD GPU, an engine whose ROCm kernel costs were not read does not win a tie with one whose were', () => {
@@ -302,8 +304,8 @@ describe('near-ties', () => {
   });
   it("a plan that rounds the scenario's global batch up does not win a tie with one that runs it", () => {
     // Full GRPO of Llama-3.1-8B (16 completions a prompt, 256 a step) on up to eight owned H100, by time: seven
-    // GPUs cannot split 256 in whole groups and run 336 (16 x 3 x 7), 0.9% faster than all eight at 256, through
-    // fewer, larger rollouts: another job than the one asked for.
+    // GPUs cannot split 256 in whole groups and run 336 (16 x 3 x 7), fewer, larger rollouts: another job than the
+    // one asked for.
     const text = [
       'name: rounded-batch',
       'model: llama-3.1-8b',
@@ -324,8 +326,10 @@ describe('near-ties', () => {
     ) as unknown as (Plans['plans'][number] & Batch)[];
     expect(p[0]!.choices.globalBatch).toBe(256);
     expect(p[0]!.hardware.gpus).toBe(8);
+    // With the policy trained at the generation batch's padded length (time/objective.ts policyTrainOptions) the
+    // rounded plan's extra rows cost more than its fewer rollouts save: it runs behind outright, within a few percent.
     const rounded = p.find((x) => x.choices.globalBatch !== 256)!;
-    expect(rounded.time.hours).toBeLessThan(p[0]!.time.hours);
-    expect(p[0]!.time.hours).toBeLessThanOrEqual(rounded.time.hours * 1.01);
+    expect(rounded.time.hours).toBeGreaterThan(p[0]!.time.hours * 0.99);
+    expect(rounded.time.hours).toBeLessThan(p[0]!.time.hours * 1.05);
   });
 });

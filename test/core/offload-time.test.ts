@@ -1,7 +1,7 @@
 /**
  * Parameter offload costs time, never saves it: a plan with its weights offloaded to the host (ZeRO-3 /
  * FSDP `optimizer+params`) is never faster than the same plan with its weights resident on the GPU
- * (`optimizer`), over generated models, configurations and GPUs.
+ * (`optimizer`), over generated models, configurations and GPUs; a DPO step with its reference forward alike.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,28 @@ describe('parameter offload (properties)', () => {
           const b = buildEstimate(arch, resident, gpu, t).time!;
           expect(a.stepSeconds).toBeGreaterThanOrEqual(b.stepSeconds);
           expect(a.tokensPerSecondPerGpu).toBeLessThanOrEqual(b.tokensPerSecondPerGpu);
+        },
+      ),
+      { numRuns: RUNS, seed: SEED },
+    );
+  });
+
+  it('a DPO step with its weights offloaded is never faster than with them resident (the reference forward too)', () => {
+    fc.assert(
+      fc.property(
+        generatedArchArb({ maxLayers: 48, maxHeads: 64 }),
+        optionsArb({ methods: ['full', 'lora', 'qlora'], maxDp: 8, maxSeq: 4096 }),
+        fc.constantFrom(...gpus),
+        fc.integer({ min: 1, max: 8 }),
+        (arch, o, gpu, accum) => {
+          const dpo = { ...o, objective: 'dpo' as const, reference: 'model' as const };
+          const off = withDiffString({ ...dpo, zero: 3, offload: 'optimizer+params' });
+          const resident = withDiffString({ ...off, offload: 'optimizer' });
+          fc.pre(isValid(off) && isValid(resident));
+          const t = { ...defaultTimeOptions(off.gpus), gradAccum: accum };
+          const a = buildEstimate(arch, off, gpu, t).time!;
+          const b = buildEstimate(arch, resident, gpu, t).time!;
+          expect(a.stepSeconds).toBeGreaterThanOrEqual(b.stepSeconds);
         },
       ),
       { numRuns: RUNS, seed: SEED },

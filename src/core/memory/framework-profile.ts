@@ -748,6 +748,8 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * pass (time/objective.ts).
    */
   grpoOldLogprobs?: boolean;
+  /** GRPO trains at its generation batch's padded length (time/objective.ts policyTrainOptions). Absent: the mean. */
+  grpoPadsGenerationBatch?: boolean;
   /**
    * GRPO with vLLM colocated and put to sleep while the trainer trains (--rollout-sleep): the host housekeeping the
    * engine's sleep and wake-up run once each around every generation batch, as full Python garbage collections

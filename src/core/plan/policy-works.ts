@@ -29,9 +29,10 @@ export class PolicyWorks {
   private readonly works = new Map<number, Map<number, { accum: number; work: PolicyWork }>>();
   /**
    * The policy works' CountFreeWork (time/train-work.ts), shared by the works of one class and engine variant
-   * that differ only in GPU count and grad-accum (as the loop's rowWork shares them between training rows).
+   * that differ only in GPU count and grad-accum (as the loop's rowWork shares them between training rows), by the
+   * sequence the policy trains at.
    */
-  private readonly frees = new Map<number, CountFreeWork>();
+  private readonly frees = new Map<number, Map<number, CountFreeWork>>();
   /** The rollout decodes every policy work of the search shares (time/objective.ts RolloutDecodes). */
   private readonly decodes = new RolloutDecodes();
 
@@ -81,9 +82,13 @@ export class PolicyWorks {
     // The count-free part: by class, variant, TP, PP, ZeRO stage and offload (the layout less its GPU count).
     const freeKey =
       (((outer * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
+    // A GRPO policy that trains at its generation batch's padded length (time/objective.ts policyTrainOptions) has a
+    // sequence that follows the accumulation: its count-free part is kept by that sequence too.
     const work = policyWork(m, options, t, this.decodes, (p) => {
-      let free = this.frees.get(freeKey);
-      if (!free) this.frees.set(freeKey, (free = countFreeWork(m, p, t)));
+      let bySeq = this.frees.get(freeKey);
+      if (!bySeq) this.frees.set(freeKey, (bySeq = new Map()));
+      let free = bySeq.get(p.seq);
+      if (!free) bySeq.set(p.seq, (free = countFreeWork(m, p, t)));
       return free;
     });
     if (!known) byLayout.set(layout, { accum, work });

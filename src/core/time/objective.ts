@@ -39,6 +39,8 @@ import { floatCompute } from '../../schema/estimate.js';
 import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
 import { forwardFetchSeconds } from './train-step.js';
 import { autocastCastOps } from './autocast.js';
+import { builtAdapterBytes } from '../memory/trainable-width.js';
+import { isFloatDtype } from '../model/dtypes.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
@@ -117,13 +119,28 @@ export function policyWork(
   decodes: RolloutDecodes | null = null,
   freeOf: ((p: EstimateOptions) => CountFreeWork) | null = null,
 ): PolicyWork {
-  const p = policyOptions(o);
+  const p = policyTrainOptions(o, t);
   return {
     options: p,
     train: freeOf ? trainWork(m, p, t, undefined, undefined, freeOf(p)) : trainWork(m, p, t),
     steps: [],
     rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
+}
+
+/**
+ * The options the policy trains at (policyOptions), its sequence the padded one where the engine pads each process's
+ * GRPO generation batch to its longest before splitting it (FrameworkProfile.grpoPadsGenerationBatch): the prompt and
+ * the longest completion of the batch x steps_per_generation rows (completion-length.ts longestCompletion, the cap
+ * bounding it). The prompts' spread is not known: their mean is kept.
+ */
+export function policyTrainOptions(o: EstimateOptions, t: TimeOptions): EstimateOptions {
+  const p = policyOptions(o);
+  if (o.objective !== 'grpo' || FRAMEWORKS[p.framework].grpoPadsGenerationBatch !== true) return p;
+  const completion = o.completionTokens ?? 0;
+  const rows = o.batch * (o.stepsPerGeneration ?? t.gradAccum);
+  p.seq = (o.promptTokens ?? 0) + longestCompletion(completion, o.maxCompletionTokens, rows);
+  return p;
 }
 
 /** The fields a rollout decode sets on its policy's options (rolloutDecode): the rest it takes from them. */
@@ -219,6 +236,8 @@ export interface ObjectiveWork {
   rounds: number;
   prompt: number;
   completion: number;
+  /** The tokens a row's cache grows by over the decode, on average (half the mean completion, or the longest's). */
+  contextGrowth: number;
   /** The cap on a completion (TRL max_completion_length), or undefined. */
   maxCompletion: number | undefined;
   /** The rollout serves the trained adapter unmerged (one LoRA in vLLM's punica kernels), or null. */
@@ -372,11 +391,19 @@ export function objectiveWork(
   const shared =
     o.rollout === 'vllm-colocate' && FRAMEWORKS[p.framework].rolloutSharesWeights === true;
   const adapter = o.method === 'lora' || o.method === 'qlora';
+  // transformers' generate keeps a finished row in the batch, its next token the pad token
+  // (generation/utils.py _sample: `next_tokens * unfinished_sequences + pad_token_id * (1 - unfinished_sequences)`),
+  // so every row's cache grows until the longest completion ends: the mean context over the decode is the prompt and
+  // half the longest. vLLM drops a finished request: half the mean completion.
+  const decoded = (chunk: number) =>
+    generatesInTrainer(o.rollout)
+      ? longestCompletion(completion, o.maxCompletionTokens, chunk)
+      : completion;
   const rolloutShapeOf = (chunk: number): RolloutShape => ({
     weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
     framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
     chunk,
-    seq: prompt + Math.ceil(completion / 2),
+    seq: prompt + Math.ceil(decoded(chunk) / 2),
     lora: shared && adapter,
     peft: generatesInTrainer(o.rollout) && adapter ? trainerGenerateAdapterOps(p, t) : 0,
     autocast: generatesInTrainer(o.rollout) ? autocastDecodeOps(m, p) : 0,
@@ -421,6 +448,7 @@ export function objectiveWork(
     rounds: shape.rounds,
     prompt,
     completion,
+    contextGrowth: grpo ? decoded(shape.chunk) / 2 : 0,
     maxCompletion: o.maxCompletionTokens,
     // The reference forward (no grad) over the same sequences, every micro-batch (dpo_trainer.py
     // _compute_loss; grpo_trainer.py _generate_and_score_completions when beta > 0).
@@ -433,7 +461,8 @@ export function objectiveWork(
       grpo && o.rollout === 'vllm-colocate' && o.rolloutSleep === true
         ? sleepCycleSeconds(FRAMEWORKS[p.framework])
         : 0,
-    tokensPerStep: (train.tokensPerStep * o.batch) / p.batch,
+    // The objective's own tokens: the padding the policy trains over is not counted.
+    tokensPerStep: (train.tokensPerStep * o.batch * o.seq) / (p.batch * p.seq),
     critic,
   };
 }
@@ -449,7 +478,25 @@ function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
   const ops = t.loraForwardOps ?? fw.loraForwardOps ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
-  return ops + (dropout ? 1 : 0);
+  return ops + (dropout ? 1 : 0) + autocastAdapterCastOps(p, t);
+}
+
+/**
+ * Casts torch.autocast adds to each adapted linear at a decode step of the trainer's generate where the adapters are
+ * fp32 under 16-bit AMP (FrameworkProfile.generateAutocast; fp32 adapters as memory counts them,
+ * memory/trainable-width.ts builtAdapterBytes: get_peft_model's autocast_adapter_dtype=True default). lora_A and
+ * lora_B are nn.Linear, on autocast's lower-precision list, so each call casts its fp32 weight (a leaf that requires
+ * grad: cached only within the autocast region, and every decode step is a region of its own, autocastDecodeOps);
+ * on a 16-bit model PEFT first casts x to the adapters' fp32 (peft v0.15.2 tuners/lora/layer.py Linear.forward
+ * `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, one of LORA_OPS_PER_LINEAR), so lora_A's call casts it back:
+ * 3 casts. bitsandbytes' Linear4bit skips PEFT's input cast under autocast (tuners/lora/bnb.py `requires_conversion =
+ * not torch.is_autocast_enabled()`): its two weight casts only.
+ */
+function autocastAdapterCastOps(p: EstimateOptions, t: TimeOptions): number {
+  const fw = FRAMEWORKS[p.framework];
+  if (fw.generateAutocast !== true || p.compute === 'fp32' || t.noAutocast === true) return 0;
+  if (builtAdapterBytes(p, fw, t) !== 4) return 0;
+  return isFloatDtype(p.weights) ? 3 : 2;
 }
 
 /**
@@ -517,7 +564,7 @@ export function objectiveStep(
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
     const d = rolloutStepAt(w.rollout, m, t, r);
-    const prefill = d.prefill * (w.prompt / (w.prompt + w.completion / 2));
+    const prefill = d.prefill * (w.prompt / (w.prompt + w.contextGrowth));
     // A generation batch decodes until its longest completion ends (or the cap): the longest of its chunk.
     const steps = longestCompletion(w.completion, w.maxCompletion, w.rollout.shape.chunk);
     const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
@@ -593,7 +640,7 @@ export function estimateObjectiveTime(
   params: number,
   pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
-  const p = policyOptions(o);
+  const p = policyTrainOptions(o, t);
   // A trainer that prepares the k-bit model itself runs an fp32 residual stream (memory/objective.ts preparedContext).
   const tk =
     t.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
@@ -617,7 +664,10 @@ export function estimateObjectiveTime(
   return {
     ...train,
     stepSeconds: round(step),
-    tokensPerSecondPerGpu: round(train.tokensPerSecondPerGpu * scale * (p.gpus / o.gpus)),
+    // The objective's own tokens, not the padding the policy trains over (policyTrainOptions).
+    tokensPerSecondPerGpu: round(
+      train.tokensPerSecondPerGpu * scale * (p.gpus / o.gpus) * (o.seq / p.seq),
+    ),
     mfu: round(train.mfu * scale * (p.gpus / o.gpus)),
     phases: [
       ...train.phases,

@@ -48,6 +48,12 @@ const TRL_TRAINER = {
   // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
   // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
   generatesInTrainMode: true,
+  // TRL v1.6.0 grpo_trainer.py _generate_and_score_completions pads prompt_ids (left) and completion_ids (right) over
+  // the process's whole generation batch (`pad(...)`, lines 1891-1910), and _prepare_inputs splits the padded batch into
+  // steps_per_generation micro-batches by rows (`split_tensor_dict`, line 1171); _compute_loss concatenates them at that
+  // width (line 2493). GRPOConfig has no padding-free mode. The same at huggingface/trl v1.9.0 (pad lines 2378-2411,
+  // split line 1577).
+  grpoPadsGenerationBatch: true,
 } as const satisfies Partial<FrameworkProfile>;
 
 export const HF_MEMORY: FrameworkProfile = {

@@ -123,6 +123,11 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // FastLanguageModel.from_pretrained(gpu_memory_utilization = 0.5),
   // https://github.com/unslothai/unsloth/blob/main/unsloth/models/loader.py
   rolloutMemory: 0.5,
+  // Unsloth's GRPO trainer is TRL's GRPOTrainer source with its replacements: the generation batch is padded to its
+  // longest and split as in TRL (FrameworkProfile.grpoPadsGenerationBatch), and grpo_accumulated_loss runs the policy
+  // over the micro-batch's input_ids at that width, the prompts' left padding only moved to the right
+  // (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/rl_replacements.py `bsz, qlen = input_ids.shape`, left_pack_padding).
+  grpoPadsGenerationBatch: true,
   // unsloth_zoo's compiler replaces PEFT's lora.Linear.forward (patch_lora_forwards, COMPILED_LORA_FORWARD): each
   // adapter casts its two fp32 factors to the base output's dtype, multiplies x by A and folds the scaled B product
   // into the base output with one addmm: 4 ops (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py). Builds
