@@ -52,6 +52,18 @@ export const FLASHINFER_TRTLLM_NVFP4_MOE = 31e-6; // flashinfer-ai/flashinfer#39
  */
 export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the same call, flashinfer-ai/flashinfer#3976
 
+/**
+ * FlashInfer's TensorRT-LLM-gen block-scaled FP8 fused MoE (`trtllm_fp8_block_scale_moe` with DeepSeek's FP8 scales:
+ * 128x128 weight blocks, 1x128 activation groups), SGLang's MoE runner for DeepSeek-V3/R1's FP8 checkpoint on SM100
+ * (engines/sglang/decode-kernels.ts): the NVFP4 call's runner (trtllm_fused_moe_runner.cu `Runner::run`: routing,
+ * gemm1, gemm2, finalize, plus the activation kernel for DeepSeek FP8) with FP8 GEMMs. No one-token B200 timing of the
+ * DeepSeek-scaled call was found; flashinfer-ai/flashinfer#5301 (benchmarks/bench_moe_deepseek.py, CUPTI) times the same
+ * entry with MXFP8 scales beside the NVFP4 call at DeepSeek's MoE shape on a B300: 38.6 and 36.7 µs at one token, the
+ * FP8 call's extra no more than its doubled weight bytes. So the NVFP4 call's latency beyond its bytes is taken
+ * (listed in calibration/assumed.json).
+ */
+export const FLASHINFER_TRTLLM_FP8_BLOCK_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // flashinfer-ai/flashinfer#3976, #5301
+
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {
   ...TRITON_FUSED_MOE,
