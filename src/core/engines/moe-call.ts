@@ -52,6 +52,21 @@ export const FLASHINFER_TRTLLM_NVFP4_MOE = 31e-6; // flashinfer-ai/flashinfer#39
  */
 export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the same call, flashinfer-ai/flashinfer#3976
 
+/**
+ * FlashInfer's TensorRT-LLM-gen block-scaled FP8 fused MoE (`trtllm_fp8_block_scale_moe` with DeepSeek's FP8 scales:
+ * 128x128 weight blocks, 1x128 activation groups), SGLang's MoE runner for DeepSeek-V3/R1's FP8 checkpoint on SM100
+ * since sgl-project/sglang#11816 (engines/sglang/decode-kernels.ts): the NVFP4 call's runner (trtllm_fused_moe_runner.cu
+ * `Runner::run`: routing, gemm1, the activation for DeepSeek FP8, gemm2, finalize) with FP8 GEMMs. No one-token B200
+ * timing of this call at DeepSeek's TP-8 shape was found (flashinfer-ai/flashinfer#4985 and #5301 time EP-8 shapes).
+ * sgl-project/sglang#11816 switched SGLang to it for a gain over the Triton fused_moe it replaced, whose one-token call
+ * at that shape on a B200 its table times at 52.65 µs (tuning_fused_moe_triton.py, E=256 N=256 fp8_w8a8, 128x128
+ * blocks): taken as the new call's bound, less its bytes (top 8 experts of 3 x 256 x 7168 FP8, 44.0 MB, 8.3 µs at 0.85
+ * of the B200's 7,672 GB/s x FP8's 0.81) and the 6 kernels' graph gaps (6 x 3.15 = 18.9 µs), as the Triton figures
+ * above: 25.4 µs, near the NVFP4 call's 31 (flashinfer-ai/flashinfer#5301 times the MXFP8 and NVFP4 calls of this runner
+ * within 2 µs of each other at one token on a B300). Listed in calibration/assumed.json.
+ */
+export const FLASHINFER_TRTLLM_FP8_BLOCK_MOE = 25.4e-6; // sgl-project/sglang#11816: 52.65 - 8.3 - 18.9 µs
+
 /** The MoE call latencies of an engine that runs the Triton fused_moe chain and FlashInfer's CUTLASS FP4 MoE. */
 export const FUSED_MOE_CALL_SECONDS: NonNullable<FrameworkProfile['moeCallSeconds']> = {
   ...TRITON_FUSED_MOE,

@@ -5,7 +5,8 @@
  * 16-bit experts run through FlashInfer's TensorRT-LLM MoE instead of the Triton fused_moe chain the engine's routing
  * count describes: the kernels an MoE layer launches beyond that count (negative: fewer), and the Triton kernel's
  * K-loop chain (time/moe-call.ts fusedMoeChainSeconds) not paid. `trtllmMoeMxfp4`: the same for MXFP4 experts run
- * through its FP4 block-scale MoE. `nvfp4Layer`: per decoder layer of NVFP4 weights, the kernels that quantize its dense
+ * through its FP4 block-scale MoE. `trtllmMoeBlockFp8`: block-scaled FP8 experts run through its FP8 block-scale MoE
+ * (the call's latency: FrameworkProfile.moeCallSeconds.sm100BlockFp8, time/moe-call.ts). `nvfp4Layer`: per decoder layer of NVFP4 weights, the kernels that quantize its dense
  * linears' activations to FP4 before their GEMMs. `recurrentLayer`: per recurrent (linear-attention) layer of a hybrid
  * model, the kernels its mixer launches beyond the attention chain a plain layer is counted with. `gatedAttentionLayer`:
  * per attention layer of a model whose attention output is gated, the gate's kernels. `moeLayer`: per MoE layer, kernels
@@ -24,6 +25,7 @@ export interface DecodeFeatureKernels {
   sharedExpertBeside?: boolean;
   trtllmMoe16?: number;
   trtllmMoeMxfp4?: number;
+  trtllmMoeBlockFp8?: boolean;
   nvfp4Layer?: number;
   recurrentLayer?: number;
   gatedAttentionLayer?: number;

@@ -596,10 +596,11 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   /**
    * Time: an MoE layer's fused-expert call at batch 1 beyond its weight bytes and kernel gaps, by GPU generation
    * (time/moe-call.ts), seconds. Absent: 0. NVFP4 experts on Blackwell: `blackwellNvfp4`, on 10.x `sm100Nvfp4` first;
-   * MXFP4 experts on 10.x: `sm100Mxfp4` where the engine runs them through another kernel than its 16-bit chain.
+   * MXFP4 experts on 10.x: `sm100Mxfp4` where the engine runs them through another kernel than its 16-bit chain;
+   * block-scaled FP8 experts on 10.x: `sm100BlockFp8` where its table says so (DecodeFeatureKernels.trtllmMoeBlockFp8).
    */
   moeCallSeconds?: { ampere: number; hopper: number; blackwell: number } & Partial<
-    Record<'blackwellNvfp4' | 'sm100Nvfp4' | 'sm100Mxfp4', number>
+    Record<'blackwellNvfp4' | 'sm100Nvfp4' | 'sm100Mxfp4' | 'sm100BlockFp8', number>
   >;
   /**
    * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts

@@ -310,6 +310,14 @@ export const trtllmMoe16 = (
   runsTrtllmMoe16(FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc), o, t);
 
 /**
+ * Whether the engine runs this model's block-scaled FP8 experts through its TensorRT-LLM block-scale MoE on this GPU
+ * (DecodeFeatureKernels.trtllmMoeBlockFp8): the checkpoint's FP8 weights on the blockwise path (block-fp8.ts).
+ */
+export const trtllmMoeBlockFp8 = (m: ModelFacts, o: EstimateOptions, cc: number): boolean =>
+  FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc)?.trtllmMoeBlockFp8 === true &&
+  runsBlockFp8Path(m.arch, o, cc);
+
+/**
  * The norms a forward's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion), at `tokens` tokens
  * a forward (a decode step's sequences, a prefill's prompt tokens).
  */

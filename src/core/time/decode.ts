@@ -26,7 +26,7 @@ import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
 import { busiestRankFactor, distinctExperts } from './expert-balance.js';
-import { decodeHost, serialSeqSeconds, trtllmMoe16 } from './decode-host.js';
+import { decodeHost, serialSeqSeconds, trtllmMoe16, trtllmMoeBlockFp8 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { embedOnly } from './train-work.js';
@@ -666,7 +666,12 @@ function moeLayersSeconds(
       ? tr.moeIssueBytes / (r.cuCycles * mi.bytesPerCuCycle) / m.moeLayers
       : 0;
   const call = moeCallSeconds(
-    moeCallLatency(fw, r.cc, tr.q === 'cutlass' ? nativeFp4(o.weights) : null),
+    moeCallLatency(
+      fw,
+      r.cc,
+      tr.q === 'cutlass' ? nativeFp4(o.weights) : null,
+      trtllmMoeBlockFp8(m, o, r.cc),
+    ),
     m.moeLayers,
     Math.max(layerBytes / r.mem, issue),
   );

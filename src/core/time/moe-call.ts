@@ -17,17 +17,20 @@ import type { EstimateOptions } from '../../schema/estimate.js';
  * GPUs by the generation the engine's figure was measured on: compute capability 10+, 9.x, else Ampere's; NVFP4
  * experts on Blackwell take the engine's FP4 MoE kernel's figure where it has one, on 10.x its SM100 kernel's first;
  * MXFP4 experts on 10.x the engine's SM100 MXFP4 kernel's where it has one (`fp4`: the FP4 format the step's native
- * FP4 MoE runs, null where it runs none).
+ * FP4 MoE runs, null where it runs none); block-scaled FP8 experts on 10.x that the engine hands to its TensorRT-LLM
+ * block-scale MoE (`blockFp8Trtllm`, time/decode-host.ts trtllmMoeBlockFp8) that kernel's where it has one.
  */
 export function moeCallLatency(
   fw: FrameworkProfile,
   cc: number,
   fp4: 'nvfp4' | 'mxfp4' | null = null,
+  blockFp8Trtllm = false,
 ): number {
   const l = fw.moeCallSeconds;
   if (l === undefined) return 0;
   const sm100 = isSm100(cc);
   if (sm100 && fp4 === 'mxfp4' && l.sm100Mxfp4 !== undefined) return l.sm100Mxfp4;
+  if (sm100 && blockFp8Trtllm && l.sm100BlockFp8 !== undefined) return l.sm100BlockFp8;
   const nvfp4 = fp4 === 'nvfp4';
   if (cc >= 10 && !nvfp4) return l.blackwell;
   if (cc >= 10) return (sm100 ? l.sm100Nvfp4 : undefined) ?? l.blackwellNvfp4 ?? l.blackwell;

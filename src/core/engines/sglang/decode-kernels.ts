@@ -43,6 +43,7 @@ export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   blockFp8Linear: 1, // per-token-group quantization before DeepGEMM (fp8_utils.py)
   blockFp8PadSm90: 0, // DeepGEMM takes any M (no row pad)
   blockFp8Moe: 3, // fp8.py apply_with_router_logits: quantize, scale transpose, bias cast
+  trtllmMoeBlockFp8: true, // fp8.py apply_with_router_logits: one trtllm_fp8_block_scale_moe call (sglang==0.5.6.post1)
 };
 
 /**

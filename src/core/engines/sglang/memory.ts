@@ -13,6 +13,7 @@ import {
 import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SERVING_BASE } from '../serving-base.js';
 import {
+  FLASHINFER_TRTLLM_FP8_BLOCK_MOE,
   FLASHINFER_TRTLLM_NVFP4_MOE,
   FUSED_MOE_CALL_SECONDS,
   FUSED_MOE_TILE_16,
@@ -190,7 +191,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // families set flashinfer_trtllm for modelopt_fp4 in the config overrides as well (arg_groups/overrides.py
   // `_deepseek_moe_quant_resolution` lines 810-823; sglang==0.5.8.post1 server_args.py lines 1226-1231), and
   // `_moe_runner_backend_quant_constraints` sets flashinfer_cutlass on SM110/SM120 (overrides.py lines 1513-1518).
-  moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Nvfp4: FLASHINFER_TRTLLM_NVFP4_MOE },
+  // DeepSeek-V3/R1's block-FP8 experts on SM100: FlashInfer's TensorRT-LLM-gen FP8 block-scale MoE (flashinfer_trtllm
+  // runner, server_args.py `_handle_model_specific_adjustments`, sglang==0.5.6.post1; engines/moe-call.ts).
+  moeCallSeconds: {
+    ...FUSED_MOE_CALL_SECONDS,
+    sm100Nvfp4: FLASHINFER_TRTLLM_NVFP4_MOE,
+    sm100BlockFp8: FLASHINFER_TRTLLM_FP8_BLOCK_MOE,
+  },
   // Its launch grid over moe_align_block_size's padded rows (engines/sglang/fused-moe-grid.ts).
   fusedMoeTile16: { ...FUSED_MOE_TILE_16, grid: SGLANG_FUSED_MOE_GRID },
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
