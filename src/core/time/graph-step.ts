@@ -48,7 +48,9 @@ export function eagerPrefillHostSeconds(
   const blockFp8 = runsBlockFp8Path(m.arch, o, cc) || rocmBlockFp8;
   const counted = fw.eagerPrefillLayerKernels?.(m.modelType, cc, blockFp8, parallel, gfx);
   const call = fw.eagerPrefillCallSeconds ?? EAGER_DECODE_OP_SECONDS;
-  if (counted === undefined) return eagerForwardHostSeconds(m, o, 2, call);
+  // The engine's own price a call is a whole eager forward's host time over its calls: the layers' Python is in it.
+  const python = fw.eagerPrefillCallSeconds === undefined;
+  if (counted === undefined) return eagerForwardHostSeconds(m, o, 2, call, python);
   const tpReduces = o.tp > 1 ? 2 * m.layers - fusedNormKernels(m, o, cc, t, tokens) : 0;
   const allReduces = dp ? 2 * m.layers : tpReduces;
   const layers = (m.layers - m.moeLayers) * counted.dense + m.moeLayers * counted.moe;
@@ -97,14 +99,15 @@ export function chunkedPrefillHostSeconds(
 
 /**
  * The host's launches of one forward issued eagerly (the count eagerPrefillHostSeconds names), of `rows` tokens a layer
- * (a prefill's several, a decode step's sequences), at `call` a launch, and each layer's Python around them where the
- * engine measured it (FrameworkProfile.eagerLayerHostSeconds).
+ * (a prefill's several, a decode step's sequences), at `call` a launch, and, where `python` (a call priced as a bare
+ * op's), each layer's Python around them as the engine's profile gives it (FrameworkProfile.eagerLayerHostSeconds).
  */
 function eagerForwardHostSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   rows: number,
   call = EAGER_DECODE_OP_SECONDS,
+  python = true,
 ): number {
   const fw = FRAMEWORKS[o.framework];
   const allReduces = o.tp > 1 ? 2 : 0;
@@ -113,7 +116,7 @@ function eagerForwardHostSeconds(
     m.layers * allReduces +
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
     qkNormKernelCount(m, fw, 2, true);
-  return kernels * call + m.layers * (fw.eagerLayerHostSeconds ?? 0);
+  return kernels * call + (python ? m.layers * (fw.eagerLayerHostSeconds ?? 0) : 0);
 }
 
 /**

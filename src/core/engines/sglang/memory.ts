@@ -10,6 +10,7 @@ import {
   VLLM_MEMORY,
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
+import { VLLM_EAGER_LAYER_PYTHON_SECONDS } from '../vllm/eager-ops.js';
 import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SERVING_BASE } from '../serving-base.js';
 import {
@@ -173,6 +174,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // shared VM). Not timed: the forward's own host work (ForwardBatch.init_new, the graph's replay_prepare). The
   // DetokenizerManager (17.5 µs a request a step) runs in its own process beside the scheduler and is not added.
   asyncSeqHostSeconds: 15.5e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (fixture above)
+  // The same thread issues the step's forward: event_loop_overlap's run_batch calls model_worker
+  // .forward_batch_generation inside its forward_stream context (managers/scheduler.py of the sglang==0.5.6 wheel; the
+  // 0.4 builds' tp_worker_overlap_thread.py forward thread is gone from it), between the scheduling and the previous
+  // step's process_batch_result, so a forward run outside the graphs adds its launches to that work.
+  forwardOnStepThread: true,
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
@@ -238,6 +244,14 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // twice an HF eager decode op's (time/decode-host.ts). The log's one cached token takes MLA's prefix path, a few calls
   // more a layer than counted, so the price is an upper bound.
   eagerPrefillCallSeconds: SGLANG_EAGER_CALL_SECONDS,
+  // A decode step outside its graphs (--disable-cuda-graph, or above cuda_graph_max_bs) issues each layer's ops from
+  // the same module tree as vLLM's: SGLang's models are adapted from vLLM's (python/sglang/srt/models/llama.py heads
+  // "Adapted from .../vllm/model_executor/models/llama.py"; qwen2.py from it), with the same QKVParallelLinear,
+  // RMSNorm, get_rope and SiluAndMul module calls and the attention behind one more dispatch (RadixAttention to the
+  // backend's forward_decode). Its Python around the ops is taken as the vLLM layer's, timed with its kernels stubbed
+  // (engines/vllm/eager-ops.ts; assumed for SGLang, calibration/assumed.json): deepspeedai/DeepSpeed#8352 ran both
+  // engines eagerly on one H200 host, GPT-2 decoding at 207.7 tok/s under vLLM and 205.1 under SGLang.
+  eagerLayerHostSeconds: VLLM_EAGER_LAYER_PYTHON_SECONDS,
   // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper, over TP
   // or DP attention, in the sglang==0.5.6.post1 wheel, and on gfx942 in the 0.5.7 wheel (engines/sglang/
   // extend-kernels.ts); other models take the graph layer's count.
