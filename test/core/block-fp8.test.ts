@@ -258,6 +258,13 @@ describe("MiniMax-M2's FP8 checkpoint in the calibration configs", () => {
     const w = { w8a8: true, cc: 0, gfx: mi300x.gfx, readRate: mi300x.mem, flopRate: mi300x.gemm8! };
     expect(blockFp8Seconds(minimax, sglang, FRAMEWORKS.sglang, w)).toBeGreaterThan(1e-3);
   });
+
+  it('the catalog model (what --model minimax-m2 reads) carries the same quantization as the checkpoint', () => {
+    const catalog = resolveModel('minimax-m2');
+    expect(isBlockScaledFp8(catalog)).toBe(true);
+    expect(catalog.quant).toEqual(minimax.quant);
+    expect(catalog.quant?.method).toBe('fp8');
+  });
 });
 
 describe("a W8A8 prefill's attention", () => {
