@@ -30,6 +30,11 @@ const GA10X_CC = 8.6; // GA102, https://www.nvidia.com/content/PDF/nvidia-ampere
  * Seconds a decode step's quantized mat-vecs take beyond one column's at `columns` columns (2-8) on a card of the
  * table's SM: the step's mat-vec bytes (KernelFamily.issue's, `issueBytes`) less its routed experts' share (a MoE's
  * per-slot mat-vec multiplies one token a block up to 4 tokens, MMQ above: moe-tile.ts), at the table's added cycles.
+ * Above 8 columns MMQ runs the matrices, and ggml hands them to MMVQ up to 8 because MMVQ is the faster there
+ * (MMVQ_MAX_BATCH_SIZE, "Max. batch size for which to use MMVQ kernels", ggml/src/ggml-cuda/mmvq.cuh; the bound
+ * ggml-org/llama.cpp#5434 raised to 8 with the tiling that made MMVQ win up to it): MMQ at 8 columns takes at least
+ * MMVQ's 8, and MMQ's narrowest tile widens from 8 to 16 columns past 8 (mmq.cuh mmq_x granularity 8), so a step of
+ * more columns keeps the 8 columns' added time (`issueBytes` there already counts MMQ's column tiles).
  * 0 where the step runs no issue-bound mat-vec, on other cards, or at one column.
  */
 export function mmvqColumnSeconds(
@@ -37,7 +42,8 @@ export function mmvqColumnSeconds(
   r: Pick<GpuRates, 'cc' | 'smCycles'>,
   columns: number,
 ): number {
-  const extra = GA10X_EXTRA_CYCLES_PER_BYTE[columns - 2];
+  const widest = GA10X_EXTRA_CYCLES_PER_BYTE.length + 1;
+  const extra = GA10X_EXTRA_CYCLES_PER_BYTE[Math.min(columns, widest) - 2];
   if (extra === undefined || tr.issueBytes <= 0 || r.cc !== GA10X_CC || !r.smCycles) return 0;
   const dense = tr.weightGpu > 0 ? 1 - tr.expertGpu / tr.weightGpu : 1;
   return (tr.issueBytes * Math.max(0, dense) * extra) / r.smCycles;
