@@ -48,9 +48,15 @@ describe("mul_mat_vec_q's added columns", () => {
     expect(c[3]! - c[2]!).toBeGreaterThan(3 * (c[2]! - c[1]!));
   });
 
-  it('nothing at one column, above 8 (MMQ), on other SMs, or for 16-bit weights', () => {
+  it("above 8 (MMQ, which ggml picks only past MMVQ's widest) the 8 columns' added time", () => {
+    const at8 = added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 8);
+    expect(at8).toBeGreaterThan(0);
+    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 16) / at8).toBeCloseTo(1, 9);
+    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 128) / at8).toBeCloseTo(1, 9);
+  });
+
+  it('nothing at one column, on other SMs, or for 16-bit weights', () => {
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 1)).toBe(0);
-    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 16)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-4090', 8)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'h100-sxm', 8)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'fp16', 'rtx-3090', 8)).toBe(0);

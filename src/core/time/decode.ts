@@ -15,7 +15,7 @@ import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
-import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
+import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
 import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
 import { rocmMoeUnpackedElements, type RocmMoeBlockRows } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
@@ -288,7 +288,8 @@ interface Traffic {
 /**
  * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route to,
  * E(1-(1-k/E)^B) on average (`o`'s busiest expert-parallel rank's: expert-balance.ts), every expert where the step
- * runs them all (generateAllExperts), or `slotRead` where per-slot mat-vecs read one a token and slot (moe-tile.ts).
+ * runs them all (generateAllExperts), or `slotRead` where per-slot mat-vecs read one a token and slot (moe-tile.ts);
+ * no fewer than `floorRead` (moe-tile.ts tileExpertReadFloor).
  */
 function linearReadOf(
   m: ModelFacts,
@@ -296,12 +297,14 @@ function linearReadOf(
   B: number,
   slotRead: number | null = null,
   o?: EstimateOptions,
+  floorRead = 0,
 ): { linearRead: number; expertRead: number } {
   if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
   const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
   const ep = o && slotRead === null ? busiestRankFactor(m, o, B) : 1;
   const distinct = t.generateAllExperts ? m.experts : distinctExperts(m, B) * ep;
-  const expertRead = slotRead ?? m.expertWeightsPerLayer * distinct * m.moeLayers;
+  const expertRead =
+    slotRead ?? Math.max(m.expertWeightsPerLayer * distinct * m.moeLayers, floorRead);
   return { linearRead: dense + expertRead, expertRead };
 }
 
@@ -341,7 +344,8 @@ function stepRead(
   const fw = FRAMEWORKS[o.framework];
   // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
   const slot = q !== null ? perSlotExpertRead(m, fw, B, r.cc) : null;
-  const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o);
+  const floor = q !== null ? tileExpertReadFloor(m, fw, B, r.cc) : 0;
+  const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o, floor);
   const padF = mxfp4ExpertPadFactor(m, fw, o, r, q, t.quantFormat);
   const expertRead = read.expertRead * padF;
   const stored = read.expertRead;
@@ -419,10 +423,12 @@ export function decodeTraffic(
   const tiles = (tokens: number): number =>
     k?.issue && B > k.issue.maxColumns ? Math.ceil(tokens / k.issue.tileColumns) : 1;
   const qExperts = expertRead - feRead;
-  const expertTokens = expertRead > 0 ? (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead : 0;
+  const expertTokens =
+    expertRead > 0 ? (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead : 0;
   const issueBytes =
     k?.issue && !dequantizes
-      ? (((bf16Read * dense.bytes + (qRead - qExperts) * wb) * (1 - h.layers) + (h.head ? 0 : headBytes)) *
+      ? (((bf16Read * dense.bytes + (qRead - qExperts) * wb) * (1 - h.layers) +
+          (h.head ? 0 : headBytes)) *
           tiles(B) +
           (qExperts * wb * (1 - h.layers) - expertRead * wb * moved) * tiles(expertTokens)) /
         o.tp
