@@ -55,10 +55,13 @@ describe('GGUF mat-vec bound by the SMs', () => {
     expect(step('rtx-4090', 'q4_k_m')).toBe(step('rtx-4090', 'q4_k_m', 1, false));
   });
 
-  it('up to 8 batch columns; above, another kernel (no ceiling)', () => {
+  it("up to 8 batch columns; above, MMQ's tile loads unpack the same blocks (one tile up to 128 columns)", () => {
     expect(step('h100-sxm', 'q4_k_m', 8)).toBeGreaterThan(
       1.1 * step('h100-sxm', 'q4_k_m', 8, false),
     );
-    expect(step('h100-sxm', 'q4_k_m', 9)).toBe(step('h100-sxm', 'q4_k_m', 9, false));
+    expect(step('h100-sxm', 'q4_k_m', 9)).toBeGreaterThan(
+      1.1 * step('h100-sxm', 'q4_k_m', 9, false),
+    );
+    expect(step('h100-sxm', 'q4_k_m', 9)).toBeGreaterThanOrEqual(step('h100-sxm', 'q4_k_m', 8));
   });
 });

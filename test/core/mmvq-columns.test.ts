@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTraffic } from '../../src/core/time/decode.js';
 import {
+  METAL_EXTRA_READS,
   mmvqColumnSeconds,
   GA10X_EXTRA_CYCLES_PER_BYTE,
 } from '../../src/core/time/mmvq-columns.js';
@@ -48,9 +49,15 @@ describe("mul_mat_vec_q's added columns", () => {
     expect(c[3]! - c[2]!).toBeGreaterThan(3 * (c[2]! - c[1]!));
   });
 
-  it('nothing at one column, above 8 (MMQ), on other SMs, or for 16-bit weights', () => {
+  it("above 8 (MMQ, which ggml picks only past MMVQ's widest) the 8 columns' added time", () => {
+    const at8 = added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 8);
+    expect(at8).toBeGreaterThan(0);
+    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 16) / at8).toBeCloseTo(1, 9);
+    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 128) / at8).toBeCloseTo(1, 9);
+  });
+
+  it('nothing at one column, on other SMs, or for 16-bit weights', () => {
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 1)).toBe(0);
-    expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-3090-ti', 16)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'rtx-4090', 8)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'q4_0', 'h100-sxm', 8)).toBe(0);
     expect(added('meta-llama/Llama-2-7b-hf', 'fp16', 'rtx-3090', 8)).toBe(0);
@@ -63,5 +70,41 @@ describe("mul_mat_vec_q's added columns", () => {
     const tr = decodeTraffic(m, opts('mxfp4', 8), t, r, 8, 64);
     expect(moe).toBeGreaterThan(0);
     expect(moe).toBeLessThan((tr.issueBytes * GA10X_EXTRA_CYCLES_PER_BYTE[6]!) / r.smCycles!);
+  });
+});
+
+// ggml-org/llama.cpp#10581, its own build on the author's M2 Ultra: qwen2 7B Q8_0, pp1..pp8 (t/s).
+const METAL_TPS = [70.41, 126.66, 163.08, 200.4, 207.24, 210.91, 229.2, 260.76];
+
+describe("Metal's small-batch mat-vec (kernel_mul_mv_ext) at 2-8 columns", () => {
+  it("gives back the table's step growth for the model and chip it was read from", () => {
+    for (let n = 2; n <= 8; n++) {
+      const growth = n / METAL_TPS[n - 1]! - 1 / METAL_TPS[0]!;
+      expect(added('Qwen/Qwen2.5-7B', 'q8_0', 'apple-m2-ultra-192gb', n) / growth).toBeCloseTo(
+        1,
+        2,
+      );
+    }
+  });
+
+  it('grows with the columns; above 8 keeps the 8 columns; none at one column or for 16-bit weights', () => {
+    const c = METAL_EXTRA_READS;
+    for (let i = 1; i < c.length; i++) expect(c[i]!).toBeGreaterThan(c[i - 1]!);
+    const at8 = added('Qwen/Qwen2.5-7B', 'q8_0', 'apple-m2-ultra-192gb', 8);
+    expect(added('Qwen/Qwen2.5-7B', 'q8_0', 'apple-m2-ultra-192gb', 16) / at8).toBeCloseTo(1, 9);
+    expect(added('Qwen/Qwen2.5-7B', 'q8_0', 'apple-m2-ultra-192gb', 1)).toBe(0);
+    expect(added('Qwen/Qwen2.5-7B', 'fp16', 'apple-m2-ultra-192gb', 4)).toBe(0);
+  });
+
+  it("an MoE's routed experts (kernel_mul_mv_id) add none: gpt-oss-20b's dense Q8_0 part does", () => {
+    const moe = added('openai/gpt-oss-20b', 'mxfp4', 'apple-m2-ultra-192gb', 4);
+    expect(moe).toBeGreaterThan(0);
+    const m = modelFacts(resolveModel('openai/gpt-oss-20b'));
+    const r = gpuRates(findGpu('apple-m2-ultra-192gb'), t);
+    const tr = decodeTraffic(m, opts('mxfp4', 4), t, r, 4, 64);
+    expect(moe).toBeCloseTo(
+      (tr.issueBytes * (1 - tr.expertGpu / tr.weightGpu) * METAL_EXTRA_READS[2]!) / r.mem,
+      12,
+    );
   });
 });

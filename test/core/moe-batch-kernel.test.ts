@@ -6,7 +6,12 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { decodeStep } from '../../src/core/time/decode.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { paddedExpertFlops, perSlotExpertRead, tileColumns } from '../../src/core/time/moe-tile.js';
+import {
+  paddedExpertFlops,
+  perSlotExpertRead,
+  tileColumns,
+  tileExpertReadFloor,
+} from '../../src/core/time/moe-tile.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -40,6 +45,26 @@ describe('per-slot expert reads up to MMVQ_MMID_MAX_BATCH_SIZE', () => {
     expect(perSlotExpertRead(moe, fw, 5, 8.6)).toBeNull();
     expect(perSlotExpertRead(modelFacts(resolveModel('llama-3.1-8b')), fw, 3, 8.6)).toBeNull();
     expect(perSlotExpertRead(moe, FRAMEWORKS.vllm, 3, 8.6)).toBeNull();
+  });
+});
+
+describe("MMQ's expert read past MMVQ_MMID_MAX_BATCH_SIZE", () => {
+  it('no less than the per-slot read at 4 tokens; none at or below 4, on a dense model or another engine', () => {
+    const mixtral = modelFacts(resolveModel('mixtral-8x7b'));
+    const w = mixtral.expertWeightsPerLayer * mixtral.moeLayers;
+    expect(tileExpertReadFloor(mixtral, fw, 5, 8.6)).toBe(4 * mixtral.topK * w);
+    expect(tileExpertReadFloor(mixtral, fw, 64, 8.6)).toBe(perSlotExpertRead(mixtral, fw, 4, 8.6));
+    expect(tileExpertReadFloor(mixtral, fw, 4, 8.6)).toBe(0);
+    expect(tileExpertReadFloor(modelFacts(resolveModel('llama-3.1-8b')), fw, 8, 8.6)).toBe(0);
+    expect(tileExpertReadFloor(mixtral, FRAMEWORKS.vllm, 8, 8.6)).toBe(0);
+  });
+
+  it("Mixtral's step at 5 tokens is no faster than at 4 (8 slot reads of 8 experts against 6.1 distinct)", () => {
+    const mixtral = modelFacts(resolveModel('mixtral-8x7b'));
+    const r = gpuRates(findGpu('a100-80gb-sxm'), t);
+    const step = (b: number) =>
+      decodeStep(mixtral, opts('llama.cpp', b, 'q4_k_m'), t, r, false).stepSeconds;
+    expect(step(5)).toBeGreaterThanOrEqual(step(4));
   });
 });
 

@@ -29,20 +29,19 @@ import type { RunPlan } from '../../schema/measured.js';
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%, -37%), ms-swift's packed 16K
  *   Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a flagship's efficiency), QwenLM/Qwen's
  *   GPTQ Q-LoRA at 256 tokens (+40%) and BERT-large AMP on a V100 (+37%).
- * - decode: 153 rows, p90 0.213 (Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build without graphs,
- *   AUGMXNT/MI300-testing, +21.3%; 0.192 before ggml-org/llama.cpp#16894's ten llama-batched-bench rows on Metal, whose
- *   four sequences at a time read +20.7..+50.7%: the M2 Ultra's small-batch mat-vec kernels cost more a sequence than the
- *   estimate's). Above it: ggml-org/llama.cpp#19365's
- *   Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic ggml ops), Llama 3 8B Q4_0 at 16
- *   tokens after a 32,768-token depth on an RTX 3090 (ggml-org/llama.cpp#17505, +43.8%), llama.cpp's gpt-oss-20b tg128
- *   rows of ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), gpt-fast's Llama 3.1
- *   405B int8 over TP 8 (+28.3%), ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%,
+ * - decode: 153 rows, p90 0.205 (gpt-oss-20b at 4 tokens a pass on an RTX 3090, ggml-org/llama.cpp#20586, +20.5%;
+ *   0.213 before Metal's small-batch mat-vec re-reads were priced, time/mmvq-columns.ts METAL_EXTRA_READS, and 0.192 before
+ *   ggml-org/llama.cpp#16894's ten llama-batched-bench rows on Metal). Above it: ggml-org/llama.cpp#19365's
+ *   Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic ggml ops), ggml-org/llama.cpp#16894's
+ *   gpt-oss-20b MXFP4 on Metal at 1-4 sequences (+20.9..+39.6%), llama.cpp's gpt-oss-20b tg128 rows of
+ *   ggml-org/llama.cpp#16834 and ggml-org/llama.cpp#16649 on an RTX 4090 (+36.9%, +32.0%), gpt-fast's Llama 3.1 405B
+ *   int8 over TP 8 (+28.3%), ggml-org/llama.cpp#17621's unfused Qwen3-30B-A3B tg128 on an RTX 5090 and 4090 (-27.1%,
  *   -21.1%: ggml's own MoE routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token
- *   context on an RTX 4090 (+23.9%), gpt-oss-20b at 4-16 tokens a pass on an RTX 3090 (ggml-org/llama.cpp#20586,
- *   +20.5..+22.8%), LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build
- *   without graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just
- *   below it ggml-org/llama.cpp#17621's unfused gpt-oss-20b tg128 on an RTX 5090 (-19.1%). llama.cpp's Apple Silicon
- *   table (discussion ggml-org/llama.cpp#4167) reads -8.8..+5.4% with Metal's dispatch a kernel
+ *   context on an RTX 4090 (+23.9%), gpt-oss-20b at 8 tokens a pass on an RTX 3090 (ggml-org/llama.cpp#20586, +22.0%),
+ *   LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build without
+ *   graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just below it
+ *   LitGPT's small-model decode (+19.2%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
+ *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
  * - serving: 368 rows, p90 0.536 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight, +53.6%, and
  *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.6%; just below it ree2raz/inference-bench's

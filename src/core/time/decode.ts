@@ -15,7 +15,7 @@ import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
-import { paddedExpertFlops, perSlotExpertRead } from './moe-tile.js';
+import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
 import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
 import { rocmMoeUnpackedElements, type RocmMoeBlockRows } from './rocm-moe-programs.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
@@ -52,9 +52,11 @@ interface KernelFamily {
    * A mat-vec that dequantizes and dots in its threads' registers is bound by its arithmetic where the card's SMs
    * issue too few instructions for its bandwidth: weight bytes per SM cycle, and the most batch columns the kernel
    * takes (more run another kernel). The weights' unpacking is counted once a step whatever the columns; the extra
-   * columns' dot products on a GA10x card are mmvq-columns.ts's (measured growth). Absent: bandwidth only.
+   * columns' dot products on a GA10x card are mmvq-columns.ts's (measured growth). Above `maxColumns` the tile kernel
+   * that takes over unpacks the same blocks into its shared-memory tiles, once per column tile of at most `tileColumns`
+   * (a routed expert's tiles cover its own tokens). Absent: bandwidth only.
    */
-  issue?: { bytesPerSmCycle: number; maxColumns: number };
+  issue?: { bytesPerSmCycle: number; maxColumns: number; tileColumns: number };
   /**
    * The routed experts of an MXFP4 MoE on the AMD targets listed, which have no FP4 matrix cores: the weight-only
    * kernel there unpacks each FP4 tile to 16 bits in registers before its matrix instructions, bound by the CUs' work
@@ -161,7 +163,10 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // gemma-4-31B Q4_K_M (18.3 GB) under llama-server at 68, 71 and 75 tok/s on H100 SXM, H200 and B300
     // (pavlokhmel/llm_throughput_benchmark@03a00c53 results.md, columns not scored), less 2.3 ms of graph gaps and
     // server loop: the same tok/s on an H100 and an H200, same SMs and clock, 1.43x the bandwidth (assumed.json).
-    issue: { bytesPerSmCycle: 5.6, maxColumns: 8 },
+    // Above 8 columns MMQ's load_tiles unpack each block to int8 in shared memory before the int8 MMA, once per column
+    // tile of up to mmq_x 128 (ggml/src/ggml-cuda/mmq.cuh load_tiles_q4_0 ... load_tiles_mxfp4, get_mmq_x_max_host,
+    // ggml-org/llama.cpp@6b8ed41f2be77c67e893b506d2693aa8c68c62d2): the same unpacking, at the mat-vec's rate (assumed.json).
+    issue: { bytesPerSmCycle: 5.6, maxColumns: 8, tileColumns: 128 },
     // The HIP build (ROCm) compiles the same mmvq.cu for wave64/wave32 AMD GPUs; ggml-org/llama.cpp#6766's pair is
     // CUDA on GeForce cards, and no HIP pair was found: AMD GPUs keep the assumed 0.75 (assumed.json).
     rocm: { eff8: 0.75, eff4: 0.75 },
@@ -283,7 +288,8 @@ interface Traffic {
 /**
  * Linear weight elements a step of B sequences reads: an MoE layer reads the distinct experts its tokens route to,
  * E(1-(1-k/E)^B) on average (`o`'s busiest expert-parallel rank's: expert-balance.ts), every expert where the step
- * runs them all (generateAllExperts), or `slotRead` where per-slot mat-vecs read one a token and slot (moe-tile.ts).
+ * runs them all (generateAllExperts), or `slotRead` where per-slot mat-vecs read one a token and slot (moe-tile.ts);
+ * no fewer than `floorRead` (moe-tile.ts tileExpertReadFloor).
  */
 function linearReadOf(
   m: ModelFacts,
@@ -291,12 +297,14 @@ function linearReadOf(
   B: number,
   slotRead: number | null = null,
   o?: EstimateOptions,
+  floorRead = 0,
 ): { linearRead: number; expertRead: number } {
   if (m.experts <= 1) return { linearRead: m.linearTotal, expertRead: 0 };
   const dense = m.linearTotal - m.expertWeightsPerLayer * m.experts * m.moeLayers;
   const ep = o && slotRead === null ? busiestRankFactor(m, o, B) : 1;
   const distinct = t.generateAllExperts ? m.experts : distinctExperts(m, B) * ep;
-  const expertRead = slotRead ?? m.expertWeightsPerLayer * distinct * m.moeLayers;
+  const expertRead =
+    slotRead ?? Math.max(m.expertWeightsPerLayer * distinct * m.moeLayers, floorRead);
   return { linearRead: dense + expertRead, expertRead };
 }
 
@@ -336,7 +344,8 @@ function stepRead(
   const fw = FRAMEWORKS[o.framework];
   // Per-(token, slot) expert reads where the engine's quantized MoE matmul runs so at B (moe-tile.ts).
   const slot = q !== null ? perSlotExpertRead(m, fw, B, r.cc) : null;
-  const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o);
+  const floor = q !== null ? tileExpertReadFloor(m, fw, B, r.cc) : 0;
+  const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o, floor);
   const padF = mxfp4ExpertPadFactor(m, fw, o, r, q, t.quantFormat);
   const expertRead = read.expertRead * padF;
   const stored = read.expertRead;
@@ -409,11 +418,19 @@ export function decodeTraffic(
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = ((feBytes || (expertRead * wb) / eff) * (1 - h.experts)) / o.tp;
   // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
+  // Above the mat-vec's columns, the tile kernel unpacks each block once per column tile: the dense matrices' tiles
+  // cover the step's B tokens, a routed expert's its own share of them (B x topK over the distinct experts).
+  const tiles = (tokens: number): number =>
+    k?.issue && B > k.issue.maxColumns ? Math.ceil(tokens / k.issue.tileColumns) : 1;
+  const qExperts = expertRead - feRead;
+  const expertTokens =
+    expertRead > 0 ? (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead : 0;
   const issueBytes =
-    k?.issue && !dequantizes && B <= k.issue.maxColumns
-      ? ((bf16Read * dense.bytes + qRead * wb) * (1 - h.layers) -
-          expertRead * wb * moved +
-          (h.head ? 0 : headBytes)) /
+    k?.issue && !dequantizes
+      ? (((bf16Read * dense.bytes + (qRead - qExperts) * wb) * (1 - h.layers) +
+          (h.head ? 0 : headBytes)) *
+          tiles(B) +
+          (qExperts * wb * (1 - h.layers) - expertRead * wb * moved) * tiles(expertTokens)) /
         o.tp
       : 0;
   const moeIssueBytes = (read.moeIssue * (1 - h.experts) * wb) / o.tp;

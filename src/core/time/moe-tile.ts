@@ -24,6 +24,25 @@ export function perSlotExpertRead(
 }
 
 /**
+ * The fewest expert weight elements a step of B tokens reads where the engine's tile kernel runs it (above the per-slot
+ * limit): the per-slot mat-vecs' read at their widest batch. ggml hands a MUL_MAT_ID to mul_mat_vec_q up to
+ * MMVQ_MMID_MAX_BATCH_SIZE tokens, "Max. batch size for which to use MMVQ kernels for MUL_MAT_ID"
+ * (ggml/src/ggml-cuda/mmvq.cuh @26fa8d07a55c30f7e26238d866aa746c3cd15a47), the bound past which MMQ is the faster,
+ * and MMQ's read only grows with the tokens: a step just past the bound reads no less than one at it. 0 at or below
+ * the limit, for a dense model, or where the engine has no per-slot kernel.
+ */
+export function tileExpertReadFloor(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  B: number,
+  cc: number,
+): number {
+  const k = fw.moeBatchKernel;
+  if (k === undefined || m.experts <= 1 || B <= k.perSlotMaxTokens || cc <= 0) return 0;
+  return perSlotExpertRead(m, fw, k.perSlotMaxTokens, cc) ?? 0;
+}
+
+/**
  * The tile width the engine's MoE tile kernel picks for B tokens: the narrowest multiple of its granularity (the
  * wider one from `wideFrom` columns) that covers the tokens in the fewest column tiles of at most `maxColumns`.
  */
