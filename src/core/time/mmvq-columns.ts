@@ -28,7 +28,7 @@ export const GA10X_EXTRA_CYCLES_PER_BYTE: readonly number[] = [
  * small batch sizes (<= 8)"): each added column re-reads and dots the activation against every weight row it loads
  * ("its cost grows linearly with ne11", ggml-org/llama.cpp#29110), so a step's mat-vecs take longer with the columns
  * though the weights are read once. The time 2, 3, ... 8 columns add over one, as a share of the one-column read of the
- * step's mat-vec bytes at the chip's stream rate, from #10581's table of its own build (qwen2 7B Q8_0, 7.54 GiB:
+ * step's mat-vec bytes at the chip's stream rate, from ggml-org/llama.cpp#10581's table of its own build (qwen2 7B Q8_0, 7.54 GiB:
  * 70.41, 126.66, 163.08, 200.40, 207.24, 210.91, 229.20, 260.76 t/s at pp1-pp8) on the author's Apple M2 Ultra
  * (calibration/assumed.json): 1.59, 4.19, 5.76, 9.92, 14.25, 16.34 and 16.48 ms over the pp1 step's 14.20, against
  * 7.51 GB of mat-vecs at 680 GB/s (11.05 ms).
