@@ -141,6 +141,9 @@ export interface SpreadBurst {
   meanRunning: number;
   /** Tokens prefilled: every prompt, and what the preempted requests prefilled again. */
   prefilledTokens: number;
+  /** Seconds from the send to each request's first token (the end of the step that ends its first prefill): sum, max. */
+  ttftSumSeconds: number;
+  ttftMaxSeconds: number;
 }
 
 interface Live {
@@ -174,6 +177,8 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   let preemptions = 0;
   let runningSteps = 0;
   let prefilledTokens = 0;
+  let ttftSumSeconds = 0;
+  let ttftMaxSeconds = 0;
   const budgetOf = e.budgetTokens ?? Infinity;
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
@@ -241,6 +246,11 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     let finished = 0;
     for (const r of running) {
       if (r.pending !== 0 || (alone && r.endedAt !== steps)) continue;
+      // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
+      if (r.done === 0) {
+        ttftSumSeconds += seconds;
+        ttftMaxSeconds = Math.max(ttftMaxSeconds, seconds);
+      }
       r.done++;
       if (r.done >= r.output) {
         used -= r.prompt + r.done;
@@ -256,6 +266,8 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     preemptions,
     meanRunning: steps > 0 ? runningSteps / steps : 0,
     prefilledTokens,
+    ttftSumSeconds,
+    ttftMaxSeconds,
   };
 }
 
@@ -295,6 +307,8 @@ export function spreadBurstSeconds(
     preemptions: avg((b) => b.preemptions),
     meanRunning: avg((b) => b.meanRunning),
     prefilledTokens: avg((b) => b.prefilledTokens),
+    ttftSumSeconds: avg((b) => b.ttftSumSeconds),
+    ttftMaxSeconds: avg((b) => b.ttftMaxSeconds),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }
