@@ -1,7 +1,6 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
-import { poolRunning, queuesOnPool } from '../core/time/pool-queue.js';
-import { modelFacts, servedArch } from '../core/time/model-facts.js';
+import { poolRunning } from '../core/time/pool-queue.js';
 import { poolSequencesOf } from '../core/time/admission-reserve.js';
 import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
@@ -10,12 +9,7 @@ import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { servingGpuContext } from '../core/time/gpu-memory-context.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import {
-  isPreferenceOrRl,
-  outputTokensOf,
-  promptTokensOf,
-  type EstimateOptions,
-} from '../schema/estimate.js';
+import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,

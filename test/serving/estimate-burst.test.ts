@@ -14,7 +14,7 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 
 const QWEN14 = 'calibration/configs/Qwen__Qwen3-14B.json';
 const setup = (flags: Record<string, unknown>, model: string) => {
-  const f = { method: 'inference', ...flags };
+  const f: Record<string, unknown> = { method: 'inference', ...flags };
   const o = withEngineDefaults(optionsFromFlags(f), f);
   const gpu = findGpu(String(f.gpu));
   const t = defaultTimeOptions(o.gpus);
@@ -81,7 +81,8 @@ describe('burst bounds and monotonicity', () => {
           if (c < 1) return;
           const step = estimateTime(arch, { ...o, batch: c, seq: prompt + 1 }, g, t).stepSeconds;
           expect(d).toBeGreaterThanOrEqual(((batch * (out - 1)) / c) * step);
-          if (c === batch) expect(d).toBeGreaterThanOrEqual(0.999 * staticBatchSeconds(arch, o, g, t));
+          if (c === batch)
+            expect(d).toBeGreaterThanOrEqual(0.999 * staticBatchSeconds(arch, o, g, t));
         },
       ),
       { numRuns: 30 },

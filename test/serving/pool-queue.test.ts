@@ -72,7 +72,9 @@ describe('a batch the KV pool cannot hold', () => {
     const big = run({ batch: 4, seq: 4096 }, 'deepseek-v3');
     expect(big.e.serving!.sequencesAtMeanContext).toBeLessThan(1);
     const pool = { poolTokens: big.e.serving!.kvTokens };
-    expect(big.e.time).toEqual(estimateTime(big.arch, big.o, big.gpu, big.t, undefined, false, pool));
+    expect(big.e.time).toEqual(
+      estimateTime(big.arch, big.o, big.gpu, big.t, undefined, false, pool),
+    );
   });
 });
 

@@ -48,7 +48,12 @@ export function steppedRunOf(
   const sizing = FRAMEWORKS[o.framework].server?.sizing;
   if (sizing === undefined) return undefined;
   const device = servingGpuContext(gpu, o, t);
-  const budgetTokens = sizing(device.gpuCapacityBytes, o.tp, o.pp, device.gpuDeviceName).chunkTokens;
+  const budgetTokens = sizing(
+    device.gpuCapacityBytes,
+    o.tp,
+    o.pp,
+    device.gpuDeviceName,
+  ).chunkTokens;
   return {
     slots: Math.min(o.batch, pool.maxNumSeqs ?? o.batch),
     poolTokens: pool.poolTokens,
