@@ -1,7 +1,6 @@
 /** Body of `validate --throughput`: time every scorable published speed and summarize the errors. */
 import { estimateTime, staticBatchSeconds } from '../core/time/index.js';
-import { poolRunning, queuesOnPool } from '../core/time/pool-queue.js';
-import { modelFacts, servedArch } from '../core/time/model-facts.js';
+import { poolRunning } from '../core/time/pool-queue.js';
 import { poolSequencesOf } from '../core/time/admission-reserve.js';
 import { servingOf } from '../core/estimate.js';
 import { estimateMemory, pagedStatesSpill } from '../core/memory/index.js';
@@ -10,12 +9,7 @@ import { FRAMEWORKS } from '../core/memory/frameworks.js';
 import { servingGpuContext } from '../core/time/gpu-memory-context.js';
 import { estimateObjectiveTime } from '../core/time/objective.js';
 import { paramCounts } from '../core/model/params.js';
-import {
-  isPreferenceOrRl,
-  outputTokensOf,
-  promptTokensOf,
-  type EstimateOptions,
-} from '../schema/estimate.js';
+import { isPreferenceOrRl, outputTokensOf, type EstimateOptions } from '../schema/estimate.js';
 import {
   sourceName,
   throughputKind,
@@ -25,6 +19,7 @@ import {
 } from '../core/time/accuracy.js';
 import { findGpu, loadDataset } from '../io/load-catalog.js';
 import { spreadBatchSeconds } from '../core/time/length-spread.js';
+import { steppedRunOf } from '../core/time/stepped-burst.js';
 import { engineOf } from '../core/engines/engine.js';
 import { caseArch, loadThroughputCases } from '../io/load-calibration.js';
 import type { ThroughputCase } from '../schema/calibration.js';
@@ -131,14 +126,12 @@ export function casePool(
 }
 
 /**
- * A burst run step by step (time/length-spread.ts) at most max_num_seqs (else the burst) running on the pool's
- * tokens, each step scheduling at most the engine's batched-token budget (its profile's server.sizing chunkTokens on
- * this GPU): over the dataset's lengths scaled to the row's means where the client drew them from one (the case's
- * `dataset`), else every request at the means. So the prompts start as the budget admits them, the requests
- * already started decode in the steps that prefill the later ones, a burst the pool or the running cap cannot hold
- * runs in waves whose last decodes at the batch it has, and the pool's preemptions prefill again. Undefined for one
- * request, a row on vLLM's V0 engine, a pool not known, or a decode that is not one replica's plain step
- * (time/pool-queue.ts queuesOnPool): the static batch times those.
+ * A burst over the dataset's lengths scaled to the row's means, where the client drew them from one (the case's
+ * `dataset`), run step by step as a burst at the means is (time/stepped-burst.ts: the same engine, its budget, pool
+ * and running cap), averaged over fixed shuffles (time/length-spread.ts spreadBurstSeconds); otherwise every request
+ * at the means: the estimate's own `time.burst.durationSeconds` (estimateTime with the pool's tokens). Undefined
+ * where that burst is not run step by step (one request, vLLM's V0 engine, a pool not known, a decode that is not
+ * one replica's plain step): the static batch times those.
  */
 export function steppedBurstSeconds(
   c: Pick<ThroughputCase, 'dataset' | 'max_num_seqs'>,
@@ -148,35 +141,22 @@ export function steppedBurstSeconds(
   time: TimeOptions,
   facts: { pool: number | undefined; poolTokens?: number },
 ): number | undefined {
-  const sizing = FRAMEWORKS[options.framework].server?.sizing;
-  if (facts.poolTokens === undefined || sizing === undefined) return undefined;
-  const device = servingGpuContext(gpu, options, time);
-  const budgetTokens = sizing(
-    device.gpuCapacityBytes,
-    options.tp,
-    options.pp,
-    device.gpuDeviceName,
-  ).chunkTokens;
-  const run = {
-    slots: Math.min(options.batch, c.max_num_seqs ?? options.batch),
+  if (facts.poolTokens === undefined) return undefined;
+  const burstPool = {
     poolTokens: facts.poolTokens,
-    wave: poolRunning(options, facts.pool) ?? options.batch,
-    budgetTokens,
+    ...(c.max_num_seqs === undefined ? {} : { maxNumSeqs: c.max_num_seqs }),
   };
-  if (c.dataset !== undefined) {
-    const dataset = loadDataset(c.dataset.name);
-    const sampler = dataset.samplers[c.dataset.sampler];
-    if (sampler === undefined)
-      throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
-    const levels = dataset.levels;
-    return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
-  }
-  // vLLM's V0 engine scheduled otherwise (prefills first, unchunked by default): its rows keep the static batch.
-  if (options.batch <= 1 || time.v0Scheduler === true) return undefined;
-  if (!queuesOnPool(modelFacts(servedArch(arch, options)), options)) return undefined;
-  const [prompt, out] = [promptTokensOf(options), outputTokensOf(options)];
-  const flat = { levels: [0, 100], prompt: [prompt, prompt], output: [out, out] };
-  return spreadBatchSeconds(arch, options, gpu, time, flat, run, 0).seconds;
+  if (c.dataset === undefined)
+    return estimateTime(arch, options, gpu, time, facts.pool, false, burstPool).burst
+      ?.durationSeconds;
+  const run = steppedRunOf(options, gpu, time, facts.pool, burstPool);
+  if (run === undefined) return undefined;
+  const dataset = loadDataset(c.dataset.name);
+  const sampler = dataset.samplers[c.dataset.sampler];
+  if (sampler === undefined)
+    throw new Error(`${c.dataset.name}: no sampler '${c.dataset.sampler}' in catalogs/datasets`);
+  const levels = dataset.levels;
+  return spreadBatchSeconds(arch, options, gpu, time, { levels, ...sampler }, run).seconds;
 }
 
 /** A static batch the pool cannot hold at once runs as --batch / c batches of the c it holds (time/pool-queue.ts). */

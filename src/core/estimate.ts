@@ -132,12 +132,17 @@ export type BuildContext = Pick<
   | 'adaptersInWeightDtype'
 >;
 
+/**
+ * The contract's result. `burst: false`: the caller reads only the steady state (the planner's searches), so a
+ * serving burst keeps the static model (time/burst.ts) instead of running step by step (time/stepped-burst.ts).
+ */
 export function buildEstimate(
   arch: Arch,
   options: EstimateOptions,
   gpu?: Gpu,
   time?: TimeOptions,
   build?: BuildContext,
+  { burst = true }: { burst?: boolean } = {},
 ): EstimateResult {
   const capacity = gpu ? gpuCapacityBytes(gpu) : undefined;
   const m = estimateMemory(arch, options, {
@@ -180,7 +185,15 @@ export function buildEstimate(
     // the sequences the KV pool holds run, the rest queue (time/pool-queue.ts).
     result.time = isPreferenceOrRl(options)
       ? estimateObjectiveTime(arch, options, gpu, t, m.params.total, pagedStatesSpill(m))
-      : estimateTime(arch, options, gpu, t, serving?.sequencesAtMeanContext, pagedStatesSpill(m));
+      : estimateTime(
+          arch,
+          options,
+          gpu,
+          t,
+          serving?.sequencesAtMeanContext,
+          pagedStatesSpill(m),
+          burst && serving ? { poolTokens: serving.kvTokens } : undefined,
+        );
     if (serving) result.serving = serving;
   }
   return result;

@@ -137,7 +137,8 @@ export function timeLines(t: TimeResult): string[] {
       out.push(
         `  burst of ${b.requests} requests sent at once: ${formatSeconds(b.ttftMeanSeconds)} mean to first token ` +
           `(the last ${formatSeconds(b.ttftMaxSeconds)}: ${b.prefillSteps} prefill steps of ${tps(b.chunkTokens)} tokens), ` +
-          `${tps(b.outputTokensPerSecond)} output tokens/s over the run`,
+          `${tps(b.outputTokensPerSecond)} output tokens/s over the run` +
+          (b.durationSeconds === undefined ? '' : ` of ${formatSeconds(b.durationSeconds)}`),
       );
   } else {
     out.push(

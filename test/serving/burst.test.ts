@@ -27,8 +27,10 @@ describe('a burst of requests sent at once', () => {
     expect(b.requests).toBe(64);
     expect(b.chunkTokens).toBe(8192);
     expect(b.prefillSteps).toBe(Math.ceil((64 * 1024) / 8192));
-    // Eight prompts end in each chunk: the mean request waits for chunk 4.5 of 8.
-    expect(b.ttftMeanSeconds / b.ttftMaxSeconds).toBeCloseTo(4.5 / 8, 3);
+    // Eight prompts end in each chunk: the mean request waits for chunk 4.5 of 8 (run step by step, the prompts
+    // already prefilled decode a token each in the later steps, which take a little of the budget and the time).
+    expect(b.ttftMeanSeconds / b.ttftMaxSeconds).toBeCloseTo(4.5 / 8, 1);
+    expect(b.ttftMeanSeconds / b.ttftMaxSeconds).toBeGreaterThanOrEqual(4.5 / 8);
   });
 
   it('is slower to the first token and over the run than the steady state', () => {

@@ -45,8 +45,8 @@ describe('a batch the KV pool cannot hold', () => {
     expect(uncapped.tpotSeconds!).toBeGreaterThan(5 * time.tpotSeconds!);
   });
 
-  it("runs a burst of 500 as 500 / c bursts of c at one burst of c's output rate", () => {
-    const b = time.burst!;
+  it("without the pool's tokens (the planner's figure) runs a burst of 500 as 500 / c bursts of c", () => {
+    const b = estimateTime(arch, o, gpu, t, c).burst!;
     const one = atPool.burst!;
     expect(b.requests).toBe(500);
     expect(b.outputTokensPerSecond).toBe(one.outputTokensPerSecond);
@@ -62,13 +62,19 @@ describe('a batch the KV pool cannot hold', () => {
   it('leaves a batch the pool holds as it was', () => {
     const small = run({ ...flags, batch: 8 });
     expect(small.e.serving!.sequencesAtMeanContext).toBe(8);
-    expect(small.e.time).toEqual(estimateTime(small.arch, small.o, small.gpu, small.t));
+    const pool = { poolTokens: small.e.serving!.kvTokens };
+    expect(small.e.time).toEqual(
+      estimateTime(small.arch, small.o, small.gpu, small.t, undefined, false, pool),
+    );
   });
 
   it("keeps --batch's time where the weights leave the pool nothing (the fit verdict says so)", () => {
     const big = run({ batch: 4, seq: 4096 }, 'deepseek-v3');
     expect(big.e.serving!.sequencesAtMeanContext).toBeLessThan(1);
-    expect(big.e.time).toEqual(estimateTime(big.arch, big.o, big.gpu, big.t));
+    const pool = { poolTokens: big.e.serving!.kvTokens };
+    expect(big.e.time).toEqual(
+      estimateTime(big.arch, big.o, big.gpu, big.t, undefined, false, pool),
+    );
   });
 });
 

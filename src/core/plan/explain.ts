@@ -462,7 +462,8 @@ function asGiven(
   build?: BuildContext,
 ): Explanation & { throughput: number } {
   const capacity = gpuCapacityBytes(gpu);
-  const base = buildEstimate(arch, options, gpu, time, build);
+  // The steady state only: no burst run step by step (estimate.ts buildEstimate).
+  const base = buildEstimate(arch, options, gpu, time, build, { burst: false });
   const device = base.perGpu.deviceBytes;
   // Paged optimizer states fill what is free and page out under pressure: over / spare count without them.
   const over = -(base.gpu?.headroomBytes ?? capacity - device);
@@ -540,7 +541,7 @@ function fixEvaluator(
     if (seen.has(k)) return null;
     seen.add(k);
     result.tried++;
-    const r = buildEstimate(arch, o, gpu, timeAt(o, accum));
+    const r = buildEstimate(arch, o, gpu, timeAt(o, accum), undefined, { burst: false });
     if (!r.fits) return null;
     const engine = engineOf(o);
     const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, {

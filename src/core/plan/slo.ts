@@ -79,7 +79,7 @@ export function sloNearestOf(
 ): SloNearest {
   const at = (batch: number): Times => {
     // As `estimate` times it: a KV pool that holds fewer sequences than the batch queues the rest (pool-queue.ts).
-    const r = buildEstimate(arch, { ...o, batch }, gpu, t).time!;
+    const r = buildEstimate(arch, { ...o, batch }, gpu, t, undefined, { burst: false }).time!;
     return { ttft: r.ttftSeconds ?? 0, tpot: r.tpotSeconds ?? 0 };
   };
   const now = at(o.batch);

@@ -27,8 +27,14 @@ export interface BurstTime {
   /** Time to first token over the burst's requests: mean, and the last request's. */
   ttftMeanSeconds: number;
   ttftMaxSeconds: number;
-  /** Output tokens over the run's wall time: all prefills, then the decode steps of the whole batch. */
+  /** Output tokens over the run's wall time (`durationSeconds` where the burst runs step by step). */
   outputTokensPerSecond: number;
+  /**
+   * The run's wall time from the sends to the last request's last token, where the burst runs step by step as the
+   * engine's scheduler admits it (time/stepped-burst.ts: the KV pool's tokens known); what `validate --throughput`
+   * scores a saturated burst by. Not rounded.
+   */
+  durationSeconds?: number;
 }
 
 /** A burst's prefill: the engine's chunk, the seconds of one whole chunk and of all of the burst's prompts. */

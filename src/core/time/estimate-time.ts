@@ -12,6 +12,7 @@ import type { GpuRates } from './hardware.js';
 import { type Interconnect, type KernelName, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
 import { burstPrefill, burstTime, type BurstTime } from './burst.js';
+import { burstSteps, steppedBurst, type BurstPool } from './stepped-burst.js';
 import { poolRunning, queuedBurst, queuedLatency, queuesOnPool } from './pool-queue.js';
 import {
   defaultInterconnect,
@@ -318,7 +319,9 @@ function withEmulatedBf16(
  * `serving.sequencesAtMeanContext`); where fewer than --batch, that many run and the rest queue (time/pool-queue.ts).
  * `pagedSpilled`: training whose paged optimizer states do not all fit on the card (memory/paged.ts
  * pagedStatesSpill): each step migrates them (time/paged-migration.ts). Serving without images times the layers a
- * text-only request runs (model-facts.ts servedArch).
+ * text-only request runs (model-facts.ts servedArch). `burstPool`: the KV pool's tokens (and a max_num_seqs below
+ * --batch): a burst runs step by step on it (time/stepped-burst.ts); without it the burst is the static model of
+ * time/burst.ts and time/pool-queue.ts, the cheap figure for callers that read only the steady state (the planner).
  */
 export function estimateTime(
   model: Arch,
@@ -327,6 +330,7 @@ export function estimateTime(
   t: TimeOptions,
   poolSequences?: number,
   pagedSpilled = false,
+  burstPool?: BurstPool,
 ): TimeResult {
   const arch = servedArch(model, o);
   const m = modelFacts(arch);
@@ -338,21 +342,64 @@ export function estimateTime(
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
-    const c = poolRunning(o, poolSequences);
-    if (c === undefined || !queuesOnPool(m, o))
-      return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuContext(gpu));
-    const run = inferenceTime(
-      arch,
-      m,
-      { ...o, batch: c },
-      t,
-      r,
-      settings,
-      tensorTflops,
-      gpuContext(gpu),
-    );
-    return queuedInferenceTime(run, o, c, queuedPrefill(m, o, t, r, gpuContext(gpu), c));
+    const res = servedTime(arch, m, o, t, r, settings, tensorTflops, gpu, poolSequences);
+    // With the pool's tokens known, the burst runs step by step as the engine admits it (time/stepped-burst.ts).
+    const b =
+      burstPool && burstSteps(m, o, t)
+        ? steppedBurst(model, o, gpu, t, poolSequences, burstPool)
+        : undefined;
+    return b ? { ...res, burst: roundBurst(b) } : res;
   }
+  return trainTime(m, o, t, r, settings, tensorTflops, arch, pagedSpilled);
+}
+
+/** The burst's rounded figures (its duration kept whole: the figure validate scores). */
+const roundBurst = (b: BurstTime): BurstTime => ({
+  ...b,
+  ttftMeanSeconds: round(b.ttftMeanSeconds),
+  ttftMaxSeconds: round(b.ttftMaxSeconds),
+  outputTokensPerSecond: round(b.outputTokensPerSecond),
+});
+
+/** estimateTime's serving side: the c sequences the pool holds running and the rest queued, or all of them. */
+function servedTime(
+  arch: Arch,
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  settings: TimeResult['settings'],
+  tensorTflops: TimeResult['tensorTflops'],
+  gpu: Gpu,
+  poolSequences: number | undefined,
+): TimeResult {
+  const c = poolRunning(o, poolSequences);
+  if (c === undefined || !queuesOnPool(m, o))
+    return inferenceTime(arch, m, o, t, r, settings, tensorTflops, gpuContext(gpu));
+  const run = inferenceTime(
+    arch,
+    m,
+    { ...o, batch: c },
+    t,
+    r,
+    settings,
+    tensorTflops,
+    gpuContext(gpu),
+  );
+  return queuedInferenceTime(run, o, c, queuedPrefill(m, o, t, r, gpuContext(gpu), c));
+}
+
+/** estimateTime's training side: one optimizer step (trainWork + trainStep), its phases and MoE figures. */
+function trainTime(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  settings: TimeResult['settings'],
+  tensorTflops: TimeResult['tensorTflops'],
+  arch: Arch,
+  pagedSpilled: boolean,
+): TimeResult {
   const w = trainWork(m, o, t);
   const phases = new Float64Array(TRAIN_PHASES.length);
   const bound = { value: 'compute' as Bound };

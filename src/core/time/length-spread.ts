@@ -141,6 +141,9 @@ export interface SpreadBurst {
   meanRunning: number;
   /** Tokens prefilled: every prompt, and what the preempted requests prefilled again. */
   prefilledTokens: number;
+  /** Seconds from the send to each request's first token (the end of the step that ends its first prefill): sum, max. */
+  ttftSumSeconds: number;
+  ttftMaxSeconds: number;
 }
 
 interface Live {
@@ -174,6 +177,8 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   let preemptions = 0;
   let runningSteps = 0;
   let prefilledTokens = 0;
+  let ttftSumSeconds = 0;
+  let ttftMaxSeconds = 0;
   const budgetOf = e.budgetTokens ?? Infinity;
   const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
   const left = (r: Live): number =>
@@ -185,6 +190,21 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     return n;
   };
   while (next() !== undefined || running.length > 0) {
+    // Steps that only decode, until the next request finishes or the pool fills: the same sums, one step at a time,
+    // without a pass over the running requests each (a burst of thousands decodes thousands of steps).
+    const skip = decodeOnlySteps(running, next(), e, used, budgetOf);
+    if (skip > 0) {
+      const n = running.length;
+      let j = 0;
+      for (; j < skip && !(used + n > e.poolTokens && n > 1); j++) {
+        seconds += e.stepSeconds(n, used);
+        runningSteps += n;
+        used += n;
+        steps++;
+      }
+      for (const r of running) r.done += j;
+      if (j > 0) continue;
+    }
     const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
     let reserved = 0;
     if (e.reserve !== undefined) for (const r of running) reserved += ratio * left(r);
@@ -241,6 +261,11 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     let finished = 0;
     for (const r of running) {
       if (r.pending !== 0 || (alone && r.endedAt !== steps)) continue;
+      // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
+      if (r.done === 0) {
+        ttftSumSeconds += seconds;
+        ttftMaxSeconds = Math.max(ttftMaxSeconds, seconds);
+      }
       r.done++;
       if (r.done >= r.output) {
         used -= r.prompt + r.done;
@@ -256,7 +281,37 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     preemptions,
     meanRunning: steps > 0 ? runningSteps / steps : 0,
     prefilledTokens,
+    ttftSumSeconds,
+    ttftMaxSeconds,
   };
+}
+
+/**
+ * How many steps from here only decode, each like the last (0: the next step may prefill, admit or finish a
+ * request): every running request decoding, none finishing before the last of them, and no waiting request that
+ * can start (none waits, the slots are full, or, without an output reserve, the budget or the pool leaves it no room:
+ * the pool only fills while the batch decodes). The pool's preemption is checked step by step by the caller.
+ */
+function decodeOnlySteps(
+  running: readonly Live[],
+  waiting: Live | undefined,
+  e: SpreadEngine,
+  used: number,
+  budgetOf: number,
+): number {
+  const n = running.length;
+  if (n === 0) return 0;
+  if (waiting !== undefined && n < e.slots) {
+    if (e.reserve !== undefined) return 0;
+    const budget = budgetOf - (e.prefillAlone === true ? 0 : n);
+    if (budget > 0 && used + waiting.prompt + waiting.done + 1 <= e.poolTokens) return 0;
+  }
+  let minLeft = Infinity;
+  for (const r of running) {
+    if (r.pending > 0) return 0;
+    minLeft = Math.min(minLeft, r.output - r.done);
+  }
+  return minLeft - 1;
 }
 
 /**
@@ -295,6 +350,8 @@ export function spreadBurstSeconds(
     preemptions: avg((b) => b.preemptions),
     meanRunning: avg((b) => b.meanRunning),
     prefilledTokens: avg((b) => b.prefilledTokens),
+    ttftSumSeconds: avg((b) => b.ttftSumSeconds),
+    ttftMaxSeconds: avg((b) => b.ttftMaxSeconds),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }

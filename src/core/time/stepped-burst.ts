@@ -1,0 +1,103 @@
+/**
+ * A burst of `--batch` requests sent at once, run step by step as the engine's scheduler admits them
+ * (time/length-spread.ts spreadBurst): each step spends the engine's batched-token budget (its profile's server
+ * sizing chunkTokens: vLLM's max_num_batched_tokens, SGLang's chunked_prefill_size), at most the slot cap running
+ * (max_num_seqs; `--batch` unless the run capped it lower, as `launch` writes `--max-num-seqs` = `--batch`) on the KV
+ * pool's tokens, so a burst the pool or the cap cannot hold runs in waves whose last decodes at the batch it has,
+ * and the pool's preemptions prefill again. Every request at the mean prompt and output. `estimate`'s `time.burst`
+ * and `validate --throughput`'s saturated bursts (batch_latency_s rows) both come from here.
+ */
+import type { Arch } from '../model/arch.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { Gpu } from '../../schema/gpu.js';
+import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import type { TimeOptions } from '../../schema/time.js';
+import type { BurstTime } from './burst.js';
+import { frontendRequestSeconds } from './frontend.js';
+import { servingGpuContext } from './gpu-memory-context.js';
+import { spreadBatchSeconds, type LengthShape } from './length-spread.js';
+import type { ModelFacts } from './model-facts.js';
+import { poolRunning, queuesOnPool } from './pool-queue.js';
+
+/** The KV pool a burst runs on: its tokens, and the running cap where the run set one below --batch. */
+export interface BurstPool {
+  poolTokens: number;
+  /** max_num_seqs (absent: --batch, what `launch` writes). */
+  maxNumSeqs?: number;
+}
+
+/** What spreadBatchSeconds runs a burst on: the slot cap, the pool's tokens, a wave's sequences, the step budget. */
+export interface SteppedRun {
+  slots: number;
+  poolTokens: number;
+  wave: number;
+  budgetTokens: number;
+}
+
+/**
+ * The engine a burst runs on (undefined: no budget, an engine without server sizing). `poolSequences`: the sequences
+ * the pool holds at the mean context (estimate.ts servingOf `sequencesAtMeanContext`, capped by max_num_seqs).
+ */
+export function steppedRunOf(
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+  poolSequences: number | undefined,
+  pool: BurstPool,
+): SteppedRun | undefined {
+  const sizing = FRAMEWORKS[o.framework].server?.sizing;
+  if (sizing === undefined) return undefined;
+  const device = servingGpuContext(gpu, o, t);
+  const budgetTokens = sizing(
+    device.gpuCapacityBytes,
+    o.tp,
+    o.pp,
+    device.gpuDeviceName,
+  ).chunkTokens;
+  return {
+    slots: Math.min(o.batch, pool.maxNumSeqs ?? o.batch),
+    poolTokens: pool.poolTokens,
+    wave: poolRunning(o, poolSequences) ?? o.batch,
+    budgetTokens,
+  };
+}
+
+/**
+ * Whether a burst at the means runs step by step: more than one request, one replica's plain decode step (no
+ * speculation, DP attention or adapter slots: time/pool-queue.ts queuesOnPool), not vLLM's V0 engine (it scheduled
+ * prefills first, unchunked by default: its bursts keep the static batch of time/burst.ts).
+ */
+export const burstSteps = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): boolean =>
+  o.batch > 1 && t.v0Scheduler !== true && queuesOnPool(m, o);
+
+/**
+ * The burst at the means run step by step (undefined: the engine has no budget). Its duration is the run's wall
+ * time, bound below by the frontend (time/frontend.ts); a request's first token comes at the end of the step that
+ * ends its first prefill, the frontend admitting requests one after another (request i after i + 1 of them).
+ */
+export function steppedBurst(
+  model: Arch,
+  o: EstimateOptions,
+  gpu: Gpu,
+  t: TimeOptions,
+  poolSequences: number | undefined,
+  pool: BurstPool,
+): BurstTime | undefined {
+  const run = steppedRunOf(o, gpu, t, poolSequences, pool);
+  if (run === undefined) return undefined;
+  const N = o.batch;
+  const [prompt, out] = [promptTokensOf(o), outputTokensOf(o)];
+  const flat: LengthShape = { levels: [0, 100], prompt: [prompt, prompt], output: [out, out] };
+  const b = spreadBatchSeconds(model, o, gpu, t, flat, run, 0);
+  const admit = frontendRequestSeconds(o, t);
+  const chunk = Math.max(prompt, run.budgetTokens);
+  return {
+    requests: N,
+    chunkTokens: chunk,
+    prefillSteps: Math.ceil((N * prompt) / chunk),
+    ttftMeanSeconds: Math.max(b.burst.ttftSumSeconds / N, (admit * (N + 1)) / 2),
+    ttftMaxSeconds: Math.max(b.burst.ttftMaxSeconds, admit * N),
+    outputTokensPerSecond: (N * out) / b.seconds,
+    durationSeconds: b.seconds,
+  };
+}
