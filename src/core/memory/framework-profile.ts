@@ -176,9 +176,8 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   gradReduce?: { unsharded: GradReduceWidth; sharded: GradReduceWidth };
   /**
    * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
-   * them: the load phase holds all of it. true: whatever the base weights; a list: only base weights of those
-   * dtypes (quantized on load onto the GPU, while 16-bit weights load on the host or meta device). Absent: ranks
-   * load their shards (or load on the host first).
+   * them: the load phase holds all of it. true: whatever the base weights; a list: only base weights of those dtypes
+   * (quantized on load onto the GPU; 16-bit weights load on the host or meta device). Absent: ranks load shards.
    */
   loadsWholeBeforeSharding?: boolean | readonly WeightDtype[];
   shardedQuantLoad?: { weights: readonly WeightDtype[]; workers: number; denseOnly: boolean }; // memory.ts
@@ -451,8 +450,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   asyncSeqHostSeconds?: number;
   /**
    * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
-   * preparation, the sampled tokens' output processing), and its growth per running sequence, seconds
-   * (TimeOptions.v0Scheduler).
+   * preparation, the sampled tokens' output processing), its growth per sequence, seconds (TimeOptions.v0Scheduler).
    */
   v0StepHostSeconds?: number;
   v0SeqHostSeconds?: number;

@@ -1,7 +1,5 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { cacheTpOf, decodeCacheBytes, kvElementBytes } from '../memory/kv-layout.js';
-import { FLOAT_BYTES, ggufTensorBytes } from '../model/dtypes.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds } from './matvec-tail.js';
 import { mmvqColumnSeconds } from './mmvq-columns.js';
@@ -18,11 +16,11 @@ import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
 import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
 import { rocmMoeUnpackedElements, type RocmMoeBlockRows } from './rocm-moe-programs.js';
-import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat, rocmGfx } from './hardware.js';
 import type { GpuRates } from './hardware.js';
-import { DECODE_PHASES, linearReadBytes, weightBytes } from './model-facts.js';
+import { DECODE_PHASES, linearReadBytes } from './model-facts.js';
 import type { Bound, DecodePhase, ModelFacts } from './model-facts.js';
 import { argmaxBound } from './train-step.js';
 import { busiestRankFactor, distinctExperts } from './expert-balance.js';
@@ -30,7 +28,14 @@ import { decodeHost, serialSeqSeconds, trtllmMoe16, trtllmMoeBlockFp8 } from './
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { embedOnly } from './train-work.js';
-import { floatCompute } from '../../schema/estimate.js';
+import {
+  expertDownShare,
+  headElementBytes,
+  l2HeldElements,
+  mxfp4DenseRead,
+  stepCacheBytes,
+  unpackedBytes,
+} from './decode-reads.js';
 
 // ---------------------------------------------------------------------------------------------
 // Decode.
@@ -402,12 +407,8 @@ export function decodeTraffic(
       : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * dense.bytes + qRead * wb + feBytes) / linearRead;
-  // The cache each step reads, per GPU, in the layout memory stores (kv-layout.ts; cacheTpOf: a row split keeps it all
-  // on the main GPU): the MLA latent, this rank's KV heads, a sliding window's cells, a recurrent state read and written.
   const fw = FRAMEWORKS[o.framework];
-  const c = FLOAT_BYTES[floatCompute(o.compute)];
-  const kvElem = kvElementBytes(fw, o.kvCacheDtype, c);
-  const kv = B * decodeCacheBytes(m.arch, fw, { c, tp: cacheTpOf(fw, o.tp), kvElem }, ctx);
+  const kv = B * stepCacheBytes(m, o, ctx);
   const h = hostShare(m, o);
   // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the
   // expert elements sit in qRead; a 16-bit model reads them at 2 B).
@@ -417,22 +418,10 @@ export function decodeTraffic(
     (linearBytes * (1 - h.layers) - expertBytes * moved + (h.head ? 0 : headBytes)) / o.tp;
   const host = linearRead * wbStored * h.layers + (h.head ? headBytes : 0) + kv * h.layers;
   const expertGpu = ((feBytes || (expertRead * wb) / eff) * (1 - h.experts)) / o.tp;
-  // The weights the step's mat-vecs unpack: every one read, the distinct experts of an MoE layer included.
-  // Above the mat-vec's columns, the tile kernel unpacks each block once per column tile: the dense matrices' tiles
-  // cover the step's B tokens, a routed expert's its own share of them (B x topK over the distinct experts).
-  const tiles = (tokens: number): number =>
-    k?.issue && B > k.issue.maxColumns ? Math.ceil(tokens / k.issue.tileColumns) : 1;
-  const qExperts = expertRead - feRead;
-  const expertTokens =
-    expertRead > 0 ? (B * m.topK * m.expertWeightsPerLayer * m.moeLayers) / expertRead : 0;
-  const issueBytes =
-    k?.issue && !dequantizes
-      ? (((bf16Read * dense.bytes + (qRead - qExperts) * wb) * (1 - h.layers) +
-          (h.head ? 0 : headBytes)) *
-          tiles(B) +
-          (qExperts * wb * (1 - h.layers) - expertRead * wb * moved) * tiles(expertTokens)) /
-        o.tp
-      : 0;
+  const w = { bf16Read, denseBytes: dense.bytes, qRead, feRead, expertRead, wb };
+  const unpacked =
+    k?.issue && !dequantizes ? unpackedBytes(m, B, k.issue, w, { ...h, moved, headBytes }) : 0;
+  const issueBytes = unpacked / o.tp;
   const moeIssueBytes = (read.moeIssue * (1 - h.experts) * wb) / o.tp;
   const rate = gemmRate(q, r, t.quantFormat);
   return {
@@ -459,62 +448,6 @@ export function decodeTraffic(
       rate,
     ),
   };
-}
-
-/** Bytes per lm_head element a step reads: 16-bit in bitsandbytes/GPTQ/AWQ checkpoints (llm_int8_skip_modules default;
- * AutoGPTQ) and NVFP4 GGUF files; torchao's with the rest; a GGUF type's output-head type at its width
- * (ggufTensorBytes); an MXFP4 MoE checkpoint's with its other dense linears. */
-function headElementBytes(
-  m: ModelFacts,
-  o: EstimateOptions,
-  q: ReturnType<typeof stepKernel>,
-  wb: number,
-  denseBytes: number,
-): number {
-  if (o.weights === 'mxfp4') return denseBytes;
-  if (q === 'gguf' && isGguf(o.weights)) return ggufTensorBytes(o.weights, m.hidden, true);
-  return q === 'torchao' ? wb : 2;
-}
-
-/**
- * The share of a routed expert's weights in its down projection (hidden x expert width, of the 2 or 3 matrices
- * the expert holds): the down projections' share of the experts a step reads.
- */
-const expertDownShare = (m: ModelFacts): number =>
-  m.expertWeightsPerLayer > 0 ? Math.min(1, (m.hidden * m.expertFfn) / m.expertWeightsPerLayer) : 0;
-
-/**
- * Bytes per element of an MXFP4 MoE model's non-expert linears and lm_head as the engine stores them, and the
- * efficiency they are read at. Hugging Face checkpoints keep them in BF16 (quantization_config.modules_to_not_convert:
- * self_attn, the router, embed_tokens, lm_head; https://huggingface.co/openai/gpt-oss-20b/blob/main/config.json),
- * read as a 16-bit GEMV; an engine whose files store them quantized (FrameworkProfile.mxfp4Dense) reads them
- * through its quantized kernel family at its 8-bit efficiency.
- */
-function mxfp4DenseRead(
-  o: EstimateOptions,
-  e: { eff8: number } | null,
-): { bytes: number; eff: number } {
-  const d = FRAMEWORKS[o.framework].mxfp4Dense;
-  if (o.weights !== 'mxfp4' || d === undefined) return { bytes: 2, eff: 1 };
-  return { bytes: weightBytes(d), eff: e ? e.eff8 : 1 };
-}
-
-/**
- * Weight elements of a dense model's step whose dequantized copy (`bytes` per element, copyBytes) fits in the GPU's
- * L2: a kernel that dequantizes a matrix to memory and then multiplies it reads the copy back from L2 when it fits
- * (bitsandbytes' 4-bit path dequantizes each shard, then F.linear: bitsandbytes autograd/_functions.py
- * MatMul4Bit.forward; vLLM's `_apply_4bit_weight` as unsloth_zoo 7b78d53 vllm_utils.py patches it calls matmul_4bit
- * once per shard).
- * L2 sizes: the catalog's l2CacheMiB (vendor whitepapers).
- */
-function l2HeldElements(m: ModelFacts, r: GpuRates, bytes: number): number {
-  const l2 = r.l2Bytes ?? 0;
-  if (l2 <= 0 || m.experts > 1) return 0;
-  // The layers' matrices (the output head stays 16-bit and is not dequantized).
-  let held = 0;
-  for (const v of stepMatVecs(m).slice(0, -1))
-    if (v.rows * v.cols * bytes <= l2) held += v.rows * v.cols * v.count;
-  return held;
 }
 
 /** The kernel family a step's quantized weights run through on this GPU (null: 16-bit or unknown weights). */

@@ -167,76 +167,31 @@ interface Live {
  * prefill runs alone (`prefillAlone`) gives the prefill the whole budget and advances no decode in that step.
  */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
-  const queue: Live[] = requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1 }));
-  const front: Live[] = []; // preempted requests, the last pushed first back in
-  let head = 0;
-  let running: Live[] = [];
-  let used = 0;
-  let seconds = 0;
-  let steps = 0;
-  let preemptions = 0;
-  let runningSteps = 0;
-  let prefilledTokens = 0;
-  let ttftSumSeconds = 0;
-  let ttftMaxSeconds = 0;
-  const budgetOf = e.budgetTokens ?? Infinity;
-  const next = (): Live | undefined => front[front.length - 1] ?? queue[head];
-  const left = (r: Live): number =>
-    e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
-  // Requests whose prefill is done, among the running ones (kept as a count: the loop runs thousands of steps).
-  const decodingNow = (): number => {
-    let n = 0;
-    for (const r of running) if (r.pending === 0) n++;
-    return n;
+  const s: BurstState = {
+    queue: requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1 })),
+    front: [], // preempted requests, the last pushed first back in
+    head: 0,
+    running: [],
+    used: 0,
+    seconds: 0,
+    steps: 0,
+    preemptions: 0,
+    runningSteps: 0,
+    prefilledTokens: 0,
+    ttftSumSeconds: 0,
+    ttftMaxSeconds: 0,
   };
-  while (next() !== undefined || running.length > 0) {
-    // Steps that only decode, until the next request finishes or the pool fills: the same sums, one step at a time,
-    // without a pass over the running requests each (a burst of thousands decodes thousands of steps).
-    const skip = decodeOnlySteps(running, next(), e, used, budgetOf);
-    if (skip > 0) {
-      const n = running.length;
-      let j = 0;
-      for (; j < skip && !(used + n > e.poolTokens && n > 1); j++) {
-        seconds += e.stepSeconds(n, used);
-        runningSteps += n;
-        used += n;
-        steps++;
-      }
-      for (const r of running) r.done += j;
-      if (j > 0) continue;
-    }
-    const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, steps);
-    let reserved = 0;
-    if (e.reserve !== undefined) for (const r of running) reserved += ratio * left(r);
-    // The running requests take the budget first: a token each decoding, their next chunk each prefilling.
-    const alone0 = e.prefillAlone === true;
-    let budget = budgetOf - (alone0 ? 0 : decodingNow());
-    for (const r of running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
-    for (let r = next(); r !== undefined && running.length < e.slots && budget > 0; r = next()) {
-      const held = r.prompt + r.done;
-      if (running.length > 0 && used + reserved + held + left(r) > e.poolTokens) break;
-      if (front.length > 0) front.pop();
-      else head++;
-      running.push(r);
-      used += held;
-      reserved += ratio * left(r);
-      r.pending = held;
-      budget -= r.pending;
-    }
-    // Each decoding sequence writes one more token this step; where they no longer fit, the last admitted leaves.
-    while (used + running.length > e.poolTokens && running.length > 1) {
-      const r = running.pop()!;
-      used -= r.prompt + r.done;
-      r.pending = r.prompt + r.done;
-      front.push(r);
-      preemptions++;
-    }
+  const budgetOf = e.budgetTokens ?? Infinity;
+  const alone0 = e.prefillAlone === true;
+  while (nextOf(s) !== undefined || s.running.length > 0) {
+    if (skipDecodes(s, e, budgetOf)) continue;
+    admit(s, e, budgetOf - (alone0 ? 0 : decodingNow(s.running)));
     // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
-    const wasDecoding = decodingNow();
+    const wasDecoding = decodingNow(s.running);
     let room = budgetOf - (alone0 ? 0 : wasDecoding);
     let prefilled = 0;
     let ended = 0;
-    for (const r of running) {
+    for (const r of s.running) {
       if (r.pending === 0) continue;
       const take = Math.min(r.pending, Math.max(0, room));
       r.pending -= take;
@@ -244,7 +199,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
       prefilled += take;
       // Its first token comes with this step, even where the prefill runs alone.
       if (r.pending === 0) {
-        r.endedAt = steps;
+        r.endedAt = s.steps;
         ended++;
       }
     }
@@ -252,38 +207,128 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     // forward), and one for each decoding request unless the prefill ran alone (that decode step is priced whole
     // beside the step's chunk, its weight read included).
     const alone = alone0 && prefilled > 0;
-    seconds += e.prefillSecondsPerToken * prefilled;
-    prefilledTokens += prefilled;
-    if (!alone && wasDecoding > 0) seconds += e.stepSeconds(wasDecoding, used);
+    s.seconds += e.prefillSecondsPerToken * prefilled;
+    s.prefilledTokens += prefilled;
+    if (!alone && wasDecoding > 0) s.seconds += e.stepSeconds(wasDecoding, s.used);
     const produced = alone ? ended : wasDecoding + ended;
-    runningSteps += produced;
-    used += produced;
-    let finished = 0;
-    for (const r of running) {
-      if (r.pending !== 0 || (alone && r.endedAt !== steps)) continue;
-      // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
-      if (r.done === 0) {
-        ttftSumSeconds += seconds;
-        ttftMaxSeconds = Math.max(ttftMaxSeconds, seconds);
-      }
-      r.done++;
-      if (r.done >= r.output) {
-        used -= r.prompt + r.done;
-        finished++;
-      }
-    }
-    steps++;
-    if (finished > 0) running = running.filter((r) => r.done < r.output);
+    s.runningSteps += produced;
+    s.used += produced;
+    endStep(s, alone);
   }
   return {
-    seconds,
-    steps,
-    preemptions,
-    meanRunning: steps > 0 ? runningSteps / steps : 0,
-    prefilledTokens,
-    ttftSumSeconds,
-    ttftMaxSeconds,
+    seconds: s.seconds,
+    steps: s.steps,
+    preemptions: s.preemptions,
+    meanRunning: s.steps > 0 ? s.runningSteps / s.steps : 0,
+    prefilledTokens: s.prefilledTokens,
+    ttftSumSeconds: s.ttftSumSeconds,
+    ttftMaxSeconds: s.ttftMaxSeconds,
   };
+}
+
+/** A stepped burst as it runs: the waiting queue, the preempted, the running, the pool's tokens and the sums. */
+interface BurstState {
+  queue: Live[];
+  front: Live[];
+  head: number;
+  running: Live[];
+  used: number;
+  seconds: number;
+  steps: number;
+  preemptions: number;
+  runningSteps: number;
+  prefilledTokens: number;
+  ttftSumSeconds: number;
+  ttftMaxSeconds: number;
+}
+
+/** The next request to admit: the last preempted first, then the queue in order. */
+const nextOf = (s: BurstState): Live | undefined => s.front[s.front.length - 1] ?? s.queue[s.head];
+
+/** Requests whose prefill is done, among the running ones (a count: the loop runs thousands of steps). */
+function decodingNow(running: readonly Live[]): number {
+  let n = 0;
+  for (const r of running) if (r.pending === 0) n++;
+  return n;
+}
+
+/** Tokens a request is expected to add before it ends, as the engine's admission reserve counts them (1 without one). */
+const leftOf = (e: SpreadEngine, r: Live): number =>
+  e.reserve === undefined ? 1 : Math.min(r.output - r.done, e.reserve.clipTokens);
+
+/**
+ * Steps that only decode, until the next request finishes or the pool fills: the same sums, one step at a time,
+ * without a pass over the running requests each (a burst of thousands decodes thousands of steps). True where it ran
+ * any.
+ */
+function skipDecodes(s: BurstState, e: SpreadEngine, budgetOf: number): boolean {
+  const skip = decodeOnlySteps(s.running, nextOf(s), e, s.used, budgetOf);
+  if (skip <= 0) return false;
+  const n = s.running.length;
+  let j = 0;
+  for (; j < skip && !(s.used + n > e.poolTokens && n > 1); j++) {
+    s.seconds += e.stepSeconds(n, s.used);
+    s.runningSteps += n;
+    s.used += n;
+    s.steps++;
+  }
+  for (const r of s.running) r.done += j;
+  return j > 0;
+}
+
+/**
+ * The running requests take the budget first (a token each decoding, their next chunk each prefilling), then waiting
+ * requests are admitted in order while the budget, the slots and the pool (with the engine's reserve) allow; each
+ * decoding sequence then writes one more token, and where they no longer fit, the last admitted leaves (preemption by
+ * recompute: its prompt and output are prefilled again).
+ */
+function admit(s: BurstState, e: SpreadEngine, budget: number): void {
+  const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, s.steps);
+  let reserved = 0;
+  if (e.reserve !== undefined) for (const r of s.running) reserved += ratio * leftOf(e, r);
+  for (const r of s.running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
+  for (
+    let r = nextOf(s);
+    r !== undefined && s.running.length < e.slots && budget > 0;
+    r = nextOf(s)
+  ) {
+    const held = r.prompt + r.done;
+    if (s.running.length > 0 && s.used + reserved + held + leftOf(e, r) > e.poolTokens) break;
+    if (s.front.length > 0) s.front.pop();
+    else s.head++;
+    s.running.push(r);
+    s.used += held;
+    reserved += ratio * leftOf(e, r);
+    r.pending = held;
+    budget -= r.pending;
+  }
+  while (s.used + s.running.length > e.poolTokens && s.running.length > 1) {
+    const r = s.running.pop()!;
+    s.used -= r.prompt + r.done;
+    r.pending = r.prompt + r.done;
+    s.front.push(r);
+    s.preemptions++;
+  }
+}
+
+/** The step's end: each request that produced a token counts it (its first sets the TTFT sums); the finished leave. */
+function endStep(s: BurstState, alone: boolean): void {
+  let finished = 0;
+  for (const r of s.running) {
+    if (r.pending !== 0 || (alone && r.endedAt !== s.steps)) continue;
+    // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
+    if (r.done === 0) {
+      s.ttftSumSeconds += s.seconds;
+      s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds);
+    }
+    r.done++;
+    if (r.done >= r.output) {
+      s.used -= r.prompt + r.done;
+      finished++;
+    }
+  }
+  s.steps++;
+  if (finished > 0) s.running = s.running.filter((r) => r.done < r.output);
 }
 
 /**

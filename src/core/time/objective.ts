@@ -367,6 +367,20 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
   return d;
 }
 
+/** PPO's value model, which trains fully beside the policy on the same rows (objectives.ts `critic`); null without one. */
+function criticWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  p: EstimateOptions,
+  t: TimeOptions,
+): ObjectiveWork['critic'] {
+  const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
+  if (epochs === undefined) return null;
+  const weights = o.method === 'full' ? o.weights : floatCompute(o.compute);
+  const value = trainWork(m, { ...p, method: 'full', weights }, t);
+  return { value, epochs, phases: new Float64Array(TRAIN_PHASES.length) };
+}
+
 /**
  * The objective's GPU-independent work (time options at one power level: only gradAccum, and a measured build's
  * loraForwardOps, are read). `policy`:
@@ -420,24 +434,7 @@ export function objectiveWork(
   const sync =
     !grpo || generatesInTrainer(o.rollout) || shared ? 0 : o.rollout === 'vllm-colocate' ? 1 : 2;
   const train = policy.train;
-  // PPO's value model trains fully beside the policy, on the same rows (objectives.ts `critic`).
-  const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
-  const critic =
-    epochs === undefined
-      ? null
-      : {
-          value: trainWork(
-            m,
-            {
-              ...p,
-              method: 'full',
-              weights: o.method === 'full' ? o.weights : floatCompute(o.compute),
-            },
-            t,
-          ),
-          epochs,
-          phases: new Float64Array(TRAIN_PHASES.length),
-        };
+  const critic = criticWork(m, o, p, t);
   return {
     policy,
     decode: rollout && rollout.decode,

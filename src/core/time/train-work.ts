@@ -84,9 +84,8 @@ function elemBytesPerTokenLayer(
   const act = m.gated ? (fusedOps ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
   const rotary = m.rms ? (fusedOps ? 2 : eager.rotary) * qk : 0;
   const qkv = m.attnWidth / tp + (2 * m.kvWidth) / tp;
-  // An engine whose SDPA call copies q, k and v only when handed a mask, its output's copy back to token-major
-  // being a no-op after the fused kernels (EagerPasses.sdpaCopiesQkvOnMask); elsewhere ~2 passes over q/out, k and v
-  // (assumed).
+  // An engine whose SDPA call copies q, k and v only when handed a mask, its output's copy back to token-major a
+  // no-op after the fused kernels (EagerPasses.sdpaCopiesQkvOnMask); elsewhere ~2 passes over q/out, k, v (assumed).
   const layout = compiled
     ? 0
     : eager.sdpaCopiesQkvOnMask && sdpa !== 'off'
