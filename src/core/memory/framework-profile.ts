@@ -550,13 +550,6 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    */
   prefillInDecodeStep?: boolean;
   /**
-   * Time: a prefill batch of its own (prefillInDecodeStep absent) takes every prompt waiting when it is formed, up to
-   * the engine's prefill token budget (`server.sizing`'s chunkTokens), so the neighbours' prompts that arrive within
-   * one decode step share one forward and its read of the weights (time/serving-request.ts neighbourPrefillForwards).
-   * Absent: each waiting prompt a forward of its own.
-   */
-  prefillBatchesWaiting?: boolean;
-  /**
    * Time, DP attention: a step in which any attention rank prefills runs every rank's forward without CUDA graphs (the
    * ranks agree each step on whether all of them can replay a graph), so the other ranks' decode takes its eager
    * launches while they wait for the prefill (time/expert-parallel.ts lockstepStalls). Absent: their graphs replay.

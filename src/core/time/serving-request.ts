@@ -62,44 +62,11 @@ export function servingTime(
   // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
   const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
   const stall = Math.max(neighbour, host - overlap);
-  // The B - 1 neighbours' prefills while this request decodes: one forward each, or, where a prefill batch takes every
-  // waiting prompt, as many forwards as hold one (neighbourPrefillForwards), each k prompts' work over one weight read.
-  const arrivals = o.batch - 1;
-  const fw = FRAMEWORKS[o.framework];
-  let stalls = stall * arrivals;
-  if (!inStep && fw.prefillBatchesWaiting === true && arrivals > 1) {
-    const budget = fw.server?.sizing(r.capacityBytes, engine.tp, engine.pp).chunkTokens;
-    const forwards = neighbourPrefillForwards(out, arrivals, fresh, budget);
-    const k = arrivals / forwards;
-    const merged = prefillGpuSeconds(m, o, r, tr, fresh, k);
-    const mergedHost = chunkedPrefillHostSeconds(m, o, r, Math.round(fresh * k), t, engine);
-    stalls = Math.min(stalls, forwards * Math.max(merged, mergedHost - overlap));
-  }
   return {
     ttft: Math.max(gpuPrefill, host) + step,
-    tpot: step + stalls / out,
+    tpot: step + (stall * (o.batch - 1)) / out,
     stall,
   };
-}
-
-/**
- * The prefill forwards that `arrivals` neighbours' prompts of `fresh` tokens take while a request decodes over `steps`
- * steps, where each prefill batch holds every prompt waiting when it is formed (FrameworkProfile.prefillBatchesWaiting):
- * with arrivals independent over steps (Poisson, docs/assumptions.md "Steady-state arrivals") a step sees none with
- * probability exp(-A / S), so S (1 - exp(-A / S)) steps hold one, the prompts of a step sharing one forward; no fewer
- * than the engine's prefill token budget allows (`budget`: A x fresh / budget), and no more than one a prompt.
- */
-export function neighbourPrefillForwards(
-  steps: number,
-  arrivals: number,
-  fresh: number,
-  budget: number | undefined,
-): number {
-  if (arrivals <= 0) return 0;
-  if (steps <= 0) return arrivals;
-  const poisson = steps * -Math.expm1(-arrivals / steps);
-  const byBudget = budget !== undefined && budget > 0 ? (arrivals * fresh) / budget : 0;
-  return Math.min(arrivals, Math.max(1, poisson, byBudget));
 }
 
 /**

@@ -259,10 +259,6 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // A prefill runs as a batch of its own while the decodes wait: enable_mixed_chunk defaults to False
   // (server_args.py, sglang==0.5.6 wheel; scheduler.py get_next_batch_to_run returns the new prefill batch alone).
   prefillInDecodeStep: false,
-  // The next prefill batch takes every waiting request while its token budgets last (get_new_batch_prefill: a
-  // PrefillAdder over the whole waiting_queue, rem_chunk_tokens = chunked_prefill_size; managers/scheduler.py and
-  // managers/schedule_policy.py, sglang v0.4.6 and the 0.5.6 wheel), so prompts that arrive within one step share it.
-  prefillBatchesWaiting: true,
   // DP attention: each step the ranks all-gather their token counts and forward modes, and a rank with an extend batch
   // clears can_cuda_graph for all (min over ranks: prepare_mlp_sync_batch_raw, managers/scheduler_dp_attn_mixin.py;
   // CudaGraphRunner.can_run needs can_run_dp_cuda_graph, model_executor/cuda_graph_runner.py; sglang==0.5.7 wheel).
