@@ -7,6 +7,8 @@ import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { staticBatchSeconds } from '../../src/core/time/serving-request.js';
+import { spreadBatchSeconds } from '../../src/core/time/length-spread.js';
+import { STEPPED_BURST_MAX_REQUESTS, steppedRunOf } from '../../src/core/time/stepped-burst.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -106,5 +108,34 @@ describe('burst bounds and monotonicity', () => {
       ),
       { numRuns: 30 },
     );
+  });
+});
+
+// Past STEPPED_BURST_MAX_REQUESTS the burst is not run request by request (its cost grows with the requests): the
+// runs of half the bound and of the bound are continued on their line. Bounded cost, close to the full run, and never
+// below the bound's own figure.
+describe('a burst past the stepped bound', () => {
+  const flags = {
+    framework: 'vllm',
+    'prompt-tokens': 1024,
+    seq: 1536,
+    gpu: 'h100-sxm',
+    'max-num-seqs': 256,
+  };
+  const at = (batch: number) => setup({ ...flags, batch }, 'llama-3.1-8b');
+
+  it('is extrapolated within 2% of the full step-by-step run, and never shorter than at the bound', () => {
+    const n = STEPPED_BURST_MAX_REQUESTS + 2048;
+    const { o, t, gpu, arch, e } = at(n);
+    const run = steppedRunOf(o, gpu, t, e.serving!.sequencesAtMeanContext, {
+      poolTokens: e.serving!.kvTokens!,
+    })!;
+    const [prompt, out] = [1024, 512];
+    const flat = { levels: [0, 100], prompt: [prompt, prompt], output: [out, out] };
+    const full = spreadBatchSeconds(arch, o, gpu, t, flat, run, 0).seconds;
+    const d = e.time!.burst!.durationSeconds!;
+    expect(Math.abs(d / full - 1)).toBeLessThan(0.02);
+    const bound = at(STEPPED_BURST_MAX_REQUESTS).e.time!.burst!.durationSeconds!;
+    expect(d).toBeGreaterThan(bound);
   });
 });
