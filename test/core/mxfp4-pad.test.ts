@@ -19,44 +19,46 @@ const mx = (tp = 1, ep?: number) => ({ weights: 'mxfp4' as const, tp, ...(ep ? {
 describe('MXFP4 experts at vLLM padded shape', () => {
   it('pads gpt-oss by kernel path: Marlin 3072 x 2944, TensorRT-LLM-gen and ROCm 3072 x 3072, triton_kernels none', () => {
     const plain = 2880 * 2880;
-    // Ampere (Marlin in every build), and Hopper where the run names Marlin.
-    expect(
-      mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 8, rocm: false }, 'marlin', null),
-    ).toBeCloseTo((3072 * 2944) / plain, 12);
-    expect(
-      mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 9, rocm: false }, 'marlin', 'marlin'),
-    ).toBeCloseTo((3072 * 2944) / plain, 12);
-    // Hopper's default, triton_kernels: the width to 64 only, which 2880 is.
-    expect(mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 9, rocm: false }, 'marlin', null)).toBe(1);
+    // Ampere (Marlin in every build), and Hopper, where vLLM's launch sets VLLM_MXFP4_USE_MARLIN.
+    for (const cc of [8, 9])
+      expect(mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc, rocm: false }, 'marlin')).toBeCloseTo(
+        (3072 * 2944) / plain,
+        12,
+      );
     // SM100's FlashInfer MoE and ROCm: both to 256.
-    expect(
-      mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 10, rocm: false }, 'cutlass', null),
-    ).toBeCloseTo((3072 * 3072) / plain, 12);
-    expect(
-      mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 0, rocm: true }, 'marlin', null),
-    ).toBeCloseTo((3072 * 3072) / plain, 12);
+    expect(mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 10, rocm: false }, 'cutlass')).toBeCloseTo(
+      (3072 * 3072) / plain,
+      12,
+    );
+    expect(mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc: 0, rocm: true }, 'marlin')).toBeCloseTo(
+      (3072 * 3072) / plain,
+      12,
+    );
   });
 
   it('pads one GPU share of the width under TP, the whole width under EP', () => {
-    // gpt-oss-120b over TP 8: 360 columns a GPU, Marlin's 384, triton_kernels' 384, FlashInfer's 512.
+    // gpt-oss-120b over TP 8: 360 columns a GPU, Marlin's 384, FlashInfer's 512.
     const h = { cc: 9, rocm: false };
-    expect(mxfp4ExpertPadFactor(oss120, vllm, mx(8), h, 'marlin', 'marlin')).toBeCloseTo(
+    expect(mxfp4ExpertPadFactor(oss120, vllm, mx(8), h, 'marlin')).toBeCloseTo(
       (3072 * 384) / (2880 * 360),
       12,
     );
-    expect(mxfp4ExpertPadFactor(oss120, vllm, mx(8), h, 'marlin', null)).toBeCloseTo(384 / 360, 12);
     expect(
-      mxfp4ExpertPadFactor(oss120, vllm, mx(8), { cc: 10, rocm: false }, 'cutlass', null),
+      mxfp4ExpertPadFactor(oss120, vllm, mx(8), { cc: 10, rocm: false }, 'cutlass'),
     ).toBeCloseTo((3072 * 512) / (2880 * 360), 12);
-    expect(mxfp4ExpertPadFactor(oss120, vllm, mx(8, 8), h, 'marlin', null)).toBe(1);
+    // Under EP 8 a GPU holds whole experts: the full 2880 width, padded as on one GPU.
+    expect(mxfp4ExpertPadFactor(oss120, vllm, mx(8, 8), h, 'marlin')).toBeCloseTo(
+      (3072 * 2944) / (2880 * 2880),
+      12,
+    );
   });
 
   it('leaves other weights, dense models and engines without the profile field unpadded', () => {
     const b200 = { cc: 10, rocm: false };
-    expect(mxfp4ExpertPadFactor(oss20, vllm, { weights: 'bf16', tp: 1 }, b200, null, null)).toBe(1);
+    expect(mxfp4ExpertPadFactor(oss20, vllm, { weights: 'bf16', tp: 1 }, b200, null)).toBe(1);
     const dense = modelFacts(resolveModel('llama-3.1-8b'));
-    expect(mxfp4ExpertPadFactor(dense, vllm, mx(), b200, 'cutlass', null)).toBe(1);
-    expect(mxfp4ExpertPadFactor(oss20, FRAMEWORKS.sglang, mx(), b200, 'cutlass', null)).toBe(1);
+    expect(mxfp4ExpertPadFactor(dense, vllm, mx(), b200, 'cutlass')).toBe(1);
+    expect(mxfp4ExpertPadFactor(oss20, FRAMEWORKS.sglang, mx(), b200, 'cutlass')).toBe(1);
   });
 
   it("a vLLM decode step on a B200 reads gpt-oss-20b's routed experts at the padded size", () => {

@@ -33,7 +33,7 @@ export function mxfp4PadBytes(
   const k = ctx.mxfp4Kernel;
   if (k === undefined || fw.mxfp4ExpertPad === undefined) return null;
   // The routed experts' shape as the time model reads it (time/model-facts.ts), so both pad the same matrices.
-  const d = mxfp4ExpertPadDims(modelFacts(arch), fw, o, k, k.kernel, k.named);
+  const d = mxfp4ExpertPadDims(modelFacts(arch), fw, o, k, k.kernel);
   if (d === null) return null;
   const out = { values: 0, constants: 0, bias: 0 };
   const grow = d.hidden * d.width - 1;

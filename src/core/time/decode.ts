@@ -351,7 +351,7 @@ function stepRead(
   const slot = q !== null ? perSlotExpertRead(m, fw, B, r.cc) : null;
   const floor = q !== null ? tileExpertReadFloor(m, fw, B, r.cc) : 0;
   const read = linearReadOf(m, t, routedBatch(o, t, r, B), slot, o, floor);
-  const padF = mxfp4ExpertPadFactor(m, fw, o, r, q, t.quantFormat);
+  const padF = mxfp4ExpertPadFactor(m, fw, o, r, q);
   const expertRead = read.expertRead * padF;
   const stored = read.expertRead;
   return {

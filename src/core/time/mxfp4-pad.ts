@@ -15,18 +15,14 @@ type Mxfp4Path = keyof NonNullable<Mxfp4ExpertProfile['mxfp4ExpertPad']>;
 
 /**
  * The kernel path an MXFP4 MoE step takes on this card: AMD GPUs their own; compute capability 10.x the native FP4
- * MoE where the time model prices one (decode.ts kernelOn: `cutlass`); 9.x Marlin where the run names it
- * (TimeOptions.quantFormat, `named`), else the 9.x default; 8.x Marlin.
+ * MoE where the time model prices one (decode.ts kernelOn: `cutlass`); 8.x and 9.x Marlin, which the time model
+ * prices there (kernelOn) and vLLM's launch selects on 9.x over its triton_kernels default
+ * (engines/vllm/launch.ts mxfp4MarlinLine: `VLLM_MXFP4_USE_MARLIN=1`).
  */
-function mxfp4Path(
-  r: { cc: number; rocm: boolean },
-  q: QuantFormat | null,
-  named: QuantFormat | null,
-): Mxfp4Path | null {
+function mxfp4Path(r: { cc: number; rocm: boolean }, q: QuantFormat | null): Mxfp4Path | null {
   if (r.rocm) return 'rocm';
   if (isSm100(r.cc)) return q === 'cutlass' ? 'trtllmGen' : null;
-  if (r.cc >= 9 && r.cc < 10) return named === 'marlin' ? 'marlin' : 'tritonKernels';
-  if (r.cc >= 8 && r.cc < 9) return 'marlin';
+  if (r.cc >= 8 && r.cc < 10) return 'marlin';
   return null;
 }
 
@@ -43,12 +39,11 @@ export function mxfp4ExpertPadDims(
   o: Pick<EstimateOptions, 'weights' | 'tp' | 'ep'>,
   r: { cc: number; rocm: boolean },
   q: QuantFormat | null,
-  named: QuantFormat | null,
 ): { hidden: number; width: number } | null {
   const pads = fw.mxfp4ExpertPad;
   if (pads === undefined || o.weights !== 'mxfp4' || m.experts <= 1 || m.expertFfn <= 0)
     return null;
-  const path = mxfp4Path(r, q, named);
+  const path = mxfp4Path(r, q);
   const pad = path === null ? undefined : pads[path];
   if (pad === undefined) return null;
   const width = (o.ep ?? 1) > 1 ? m.expertFfn : m.expertFfn / o.tp;
@@ -68,8 +63,7 @@ export function mxfp4ExpertPadFactor(
   o: Pick<EstimateOptions, 'weights' | 'tp' | 'ep'>,
   r: { cc: number; rocm: boolean },
   q: QuantFormat | null,
-  named: QuantFormat | null,
 ): number {
-  const d = mxfp4ExpertPadDims(m, fw, o, r, q, named);
+  const d = mxfp4ExpertPadDims(m, fw, o, r, q);
   return d === null ? 1 : d.hidden * d.width;
 }

@@ -16,7 +16,7 @@ import {
   checkpointNotes,
   serverLines,
 } from '../serve-common.js';
-import { fp8KvFlag, gfxOf } from '../kernels.js';
+import { ccOf, fp8KvFlag, gfxOf } from '../kernels.js';
 import { vllmRocmLines } from './rocm-wheel.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import { VLLM_GPU_UTILIZATION } from './memory.js';
@@ -145,6 +145,21 @@ export function vllmArgs(
   return { args, notes };
 }
 
+/**
+ * The MXFP4 MoE kernel the estimate times on Hopper. vLLM's `select_mxfp4_moe_backend` takes triton_kernels'
+ * matmul_ogs (TRITON / TRITON_MONOLITHIC) on compute capability 9.x by default and Marlin only where
+ * `VLLM_MXFP4_USE_MARLIN` is set (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py at
+ * vllm-project/vllm@045335ce635d2cb8968d4a8362b0473f49b36dd3 and @001eda31e3d032e9dc864e97f3630358b2ff8b5a; LoRA too:
+ * TRITON_UNFUSED unless it is set); 8.x runs Marlin either way, 10.x FlashInfer's. The estimate times Marlin below
+ * 10.0 (time/decode.ts kernelOn) and no timing of matmul_ogs on Hopper prices the default (docs/time-model.md "gpt-oss
+ * on vLLM by kernel path"), so the launch selects what is timed.
+ */
+export function mxfp4MarlinLine(o: EstimateOptions, cc: string | null | undefined): string[] {
+  if (o.weights !== 'mxfp4' || gfxOf(cc) !== null) return [];
+  const c = ccOf(cc);
+  return c >= 9 && c < 10 ? ['export VLLM_MXFP4_USE_MARLIN=1'] : [];
+}
+
 /** The --speculative-config JSON of the plan (single-quoted for the shell; $DRAFT spliced in), or null. */
 function speculativeConfig(o: EstimateOptions): string | null {
   if (!o.speculative) return null;
@@ -177,6 +192,7 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     ...draftLines(x),
     ...prefixLine(o),
     ...shareLine(o, replicas),
+    ...mxfp4MarlinLine(o, x.gpu.computeCapability),
   ];
   const command = (port: number, flags: readonly string[]) =>
     `vllm serve "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;

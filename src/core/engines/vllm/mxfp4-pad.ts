@@ -16,7 +16,8 @@ export const VLLM_MXFP4_EXPERT_PAD: NonNullable<Mxfp4ExpertProfile['mxfp4ExpertP
   // n % 256 == 0 and k % 128 == 0": width to 128, hidden to 256.
   marlin: { hidden: 256, width: 128 },
   // triton_kernels' matmul_ogs on CUDA (9.x by default in the week-one preview and from v0.11.0): width to 64, hidden
-  // as is (the create_weights branch outside Marlin, FlashInfer and ROCm).
+  // as is (the create_weights branch outside Marlin, FlashInfer and ROCm). Not taken: vramplan's vLLM launch sets
+  // VLLM_MXFP4_USE_MARLIN on 9.x (launch.ts mxfp4MarlinLine), so 9.x holds Marlin's pad (time/mxfp4-pad.ts).
   tritonKernels: { hidden: 1, width: 64 },
   // FlashInfer's TensorRT-LLM-gen MoE (10.x, the default from vllm-project/vllm#23008): both to 256 ("pad the
   // intermediate size to be a multiple of 2 * mxfp4_block ... other padding to increase performance").
