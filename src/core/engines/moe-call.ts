@@ -57,7 +57,8 @@ export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the s
  * 128x128 weight blocks, 1x128 activation groups), SGLang's MoE runner for DeepSeek-V3/R1's FP8 checkpoint on SM100
  * since sgl-project/sglang#11816 (engines/sglang/decode-kernels.ts): the NVFP4 call's runner (trtllm_fused_moe_runner.cu
  * `Runner::run`: routing, gemm1, the activation for DeepSeek FP8, gemm2, finalize) with FP8 GEMMs. No one-token B200
- * timing of this call at DeepSeek's TP-8 shape was found (flashinfer-ai/flashinfer#4985 and #5301 time EP-8 shapes).
+ * timing of this call at DeepSeek's TP-8 shape was found (flashinfer-ai/flashinfer#4985 and
+ * flashinfer-ai/flashinfer#5301 time EP-8 shapes).
  * sgl-project/sglang#11816 switched SGLang to it for a gain over the Triton fused_moe it replaced, whose one-token call
  * at that shape on a B200 its table times at 52.65 µs (tuning_fused_moe_triton.py, E=256 N=256 fp8_w8a8, 128x128
  * blocks): taken as the new call's bound, less its bytes (top 8 experts of 3 x 256 x 7168 FP8, 44.0 MB, 8.3 µs at 0.85
