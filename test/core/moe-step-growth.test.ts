@@ -19,6 +19,36 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 
 const BATCHES = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 1024];
 
+type StepOptions = Pick<EstimateOptions, 'framework' | 'weights'> & Partial<EstimateOptions>;
+
+/** One decode step's seconds at `batch` sequences of 2,067 tokens, 1,567 of them prompt. */
+const stepAt = (
+  m: ReturnType<typeof modelFacts>,
+  o: StepOptions,
+  t: ReturnType<typeof defaultTimeOptions>,
+  r: ReturnType<typeof gpuRates>,
+  batch: number,
+): number =>
+  decodeStep(m, { ...defaultOptions('inference'), ...o, batch, seq: 2067 }, t, r, false, 1567)
+    .stepSeconds;
+
+/** The batches whose step is shorter than the one before; a combination the engine refuses ends the sweep. */
+function fasterAt(step: (batch: number) => number, batches: readonly number[]): number[] {
+  const out: number[] = [];
+  let prev = 0;
+  for (const batch of batches) {
+    let s: number;
+    try {
+      s = step(batch);
+    } catch {
+      break; // a combination the engine refuses (no such kernel on the card)
+    }
+    if (s < prev * (1 - 1e-12)) out.push(batch);
+    prev = s;
+  }
+  return out;
+}
+
 describe('distinct experts a step reads', () => {
   const shapes = [
     { experts: 8, topK: 2 }, // Mixtral
@@ -93,26 +123,9 @@ describe('a vLLM or SGLang MoE decode step never gets faster with more sequences
               for (const serialScheduler of [false, true]) {
                 const t = { ...defaultTimeOptions(tp), serialScheduler };
                 const r = gpuRates(findGpu(gpu), t, true);
-                let prev = 0;
-                for (const batch of BATCHES) {
-                  const o: EstimateOptions = {
-                    ...defaultOptions('inference'),
-                    framework,
-                    weights,
-                    batch,
-                    seq: 2067,
-                    tp,
-                  };
-                  let s: number;
-                  try {
-                    s = decodeStep(m, o, t, r, false, 1567).stepSeconds;
-                  } catch {
-                    break; // a combination the engine refuses (no such kernel on the card)
-                  }
-                  if (s < prev * (1 - 1e-12))
-                    drops.push(`${c.model} ${gpu} ${framework} ${weights} tp${tp} B${batch}`);
-                  prev = s;
-                }
+                const step = (batch: number) => stepAt(m, { framework, weights, tp }, t, r, batch);
+                for (const batch of fasterAt(step, BATCHES))
+                  drops.push(`${c.model} ${gpu} ${framework} ${weights} tp${tp} B${batch}`);
               }
     }
     expect(drops).toEqual([]);
@@ -123,21 +136,7 @@ describe('a vLLM or SGLang MoE decode step never gets faster with more sequences
     const t = defaultTimeOptions(4);
     const r = gpuRates(findGpu('mi355x'), t, true);
     const at = (batch: number) =>
-      decodeStep(
-        m,
-        {
-          ...defaultOptions('inference'),
-          framework: 'vllm',
-          weights: 'bf16',
-          batch,
-          seq: 2067,
-          tp: 4,
-        },
-        t,
-        r,
-        false,
-        1567,
-      ).stepSeconds;
+      stepAt(m, { framework: 'vllm', weights: 'bf16', tp: 4 }, t, r, batch);
     expect(known).toContain('mi355x');
     expect(at(2)).toBeLessThan(at(1));
   });
@@ -174,24 +173,13 @@ describe('a llama.cpp MoE decode step never gets faster with more sequences', ()
         for (const weights of c.weights) {
           const t = defaultTimeOptions(1);
           const r = gpuRates(findGpu(gpu), t, true);
-          let prev = 0;
-          for (const batch of BATCHES.filter((b) => b <= 128)) {
-            const o: EstimateOptions = {
-              ...defaultOptions('inference'),
-              framework: 'llama.cpp',
-              weights,
-              batch,
-              seq: 2067,
-            };
-            let s: number;
-            try {
-              s = decodeStep(m, o, t, r, false, 1567).stepSeconds;
-            } catch {
-              break;
-            }
-            if (s < prev * (1 - 1e-12)) drops.push(`${c.model} ${gpu} ${weights} B${batch}`);
-            prev = s;
-          }
+          const step = (batch: number) =>
+            stepAt(m, { framework: 'llama.cpp', weights }, t, r, batch);
+          for (const batch of fasterAt(
+            step,
+            BATCHES.filter((b) => b <= 128),
+          ))
+            drops.push(`${c.model} ${gpu} ${weights} B${batch}`);
         }
     }
     expect(drops).toEqual([]);
@@ -206,20 +194,7 @@ describe('a llama.cpp MoE decode step never gets faster with more sequences', ()
     const t = defaultTimeOptions(1);
     const r = gpuRates(findGpu('a100-80gb-sxm'), t, true);
     const at = (batch: number) =>
-      decodeStep(
-        m,
-        {
-          ...defaultOptions('inference'),
-          framework: 'llama.cpp',
-          weights: 'mxfp4',
-          batch,
-          seq: 2067,
-        },
-        t,
-        r,
-        false,
-        1567,
-      ).stepSeconds;
+      stepAt(m, { framework: 'llama.cpp', weights: 'mxfp4' }, t, r, batch);
     expect(at(160)).toBeLessThan(at(128));
   });
 
@@ -232,15 +207,7 @@ describe('a llama.cpp MoE decode step never gets faster with more sequences', ()
       ['llama-3.1-8b', 'q4_0'],
     ] as const) {
       const m = modelFacts(resolveModel(model));
-      const at = (batch: number) =>
-        decodeStep(
-          m,
-          { ...defaultOptions('inference'), framework: 'llama.cpp', weights, batch, seq: 2067 },
-          t,
-          r,
-          false,
-          1567,
-        ).stepSeconds;
+      const at = (batch: number) => stepAt(m, { framework: 'llama.cpp', weights }, t, r, batch);
       expect(at(5)).toBeGreaterThanOrEqual(at(4));
       expect(at(9)).toBeGreaterThanOrEqual(at(8));
       expect(at(12)).toBeGreaterThanOrEqual(at(8));
@@ -267,15 +234,7 @@ describe("triton_kernels' row blocks on gfx942 (make_default_opt_flags_amd)", ()
     const m = modelFacts(resolveModel('gpt-oss-20b'));
     const t = defaultTimeOptions(1);
     const r = gpuRates(findGpu('mi300x'), t, true);
-    const at = (batch: number) =>
-      decodeStep(
-        m,
-        { ...defaultOptions('inference'), framework: 'vllm', weights: 'mxfp4', batch, seq: 2067 },
-        t,
-        r,
-        false,
-        1567,
-      ).stepSeconds;
+    const at = (batch: number) => stepAt(m, { framework: 'vllm', weights: 'mxfp4' }, t, r, batch);
     expect(at(256)).toBeGreaterThanOrEqual(at(192));
     expect(at(512)).toBeGreaterThanOrEqual(at(256));
   });
@@ -288,15 +247,7 @@ describe("the MoE call's latency fades against the experts' CU work on gfx942", 
     const m = modelFacts(resolveModel('gpt-oss-20b'));
     const t = defaultTimeOptions(1);
     const r = gpuRates(findGpu('mi300x'), t, true);
-    const at = (batch: number) =>
-      decodeStep(
-        m,
-        { ...defaultOptions('inference'), framework: 'vllm', weights: 'mxfp4', batch, seq: 2067 },
-        t,
-        r,
-        false,
-        1567,
-      ).stepSeconds;
+    const at = (batch: number) => stepAt(m, { framework: 'vllm', weights: 'mxfp4' }, t, r, batch);
     expect(at(2)).toBeGreaterThanOrEqual(at(1));
     expect(at(3)).toBeGreaterThanOrEqual(at(2));
     expect(at(4)).toBeGreaterThanOrEqual(at(3));

@@ -6,16 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
-import { paramCounts } from '../../src/core/model/params.js';
-import { estimateObjectiveTime } from '../../src/core/time/objective.js';
 import { longestCompletion } from '../../src/core/time/completion-length.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
-import { timeOptionsFromFlags } from '../../src/schema/time.js';
-
-const arch = resolveModel('qwen2.5-0.5b');
-const a100 = findGpu('a100-80gb-sxm');
+import type { RawFlags } from '../../src/schema/flags.js';
+import { objectiveTimeOf } from '../helpers/objective-time.js';
 
 const base: RawFlags = {
   model: 'qwen2.5-0.5b',
@@ -34,12 +27,7 @@ const base: RawFlags = {
   framework: 'hf',
 };
 
-function phases(flags: RawFlags) {
-  const f = { ...base, ...flags };
-  const o = optionsFromFlags(f);
-  const t = timeOptionsFromFlags(f, o);
-  return estimateObjectiveTime(arch, o, a100, t, paramCounts(arch).total);
-}
+const phases = (flags: RawFlags) => objectiveTimeOf({ ...base, ...flags }).r;
 
 describe("GRPO's policy training at its generation batch's padded length", () => {
   it('TRL: a batch whose longest completion reaches the cap trains as if every completion did', () => {

@@ -6,15 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
-import { paramCounts } from '../../src/core/model/params.js';
-import { estimateObjectiveTime } from '../../src/core/time/objective.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
-import { timeOptionsFromFlags } from '../../src/schema/time.js';
-
-const arch = resolveModel('qwen2.5-7b');
-const t4 = findGpu('t4');
+import type { RawFlags } from '../../src/schema/flags.js';
+import { objectiveTimeOf } from '../helpers/objective-time.js';
 
 // A large generation batch at long context on a card with little bandwidth: the decode step is bound by its KV read.
 const base: RawFlags = {
@@ -34,12 +27,8 @@ const base: RawFlags = {
   framework: 'hf',
 };
 
-function rollout(flags: RawFlags): number {
-  const f = { ...base, ...flags };
-  const o = optionsFromFlags(f);
-  const t = timeOptionsFromFlags(f, o);
-  return estimateObjectiveTime(arch, o, t4, t, paramCounts(arch).total).objectivePhases.rollout;
-}
+const rollout = (flags: RawFlags): number =>
+  objectiveTimeOf({ ...base, ...flags }).r.objectivePhases.rollout;
 
 describe('the trainer’s generate decodes every row of a batch to its longest completion', () => {
   it('at a cap every batch reaches, a shorter mean completion leaves the rollout unchanged', () => {

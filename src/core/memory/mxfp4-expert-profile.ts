@@ -11,25 +11,22 @@ export interface Mxfp4ExpertPad {
   width: number;
 }
 
-/** The MXFP4 expert padding of each kernel path: Marlin, triton_kernels on CUDA, TensorRT-LLM-gen and AMD GPUs'. */
+/** The MXFP4 expert padding of each kernel path vramplan runs: Marlin, TensorRT-LLM-gen and AMD GPUs'. */
 export interface Mxfp4ExpertProfile {
   /**
    * The routed experts' padded shape, which a decode step's expert GEMMs read in full (the pad's zeros included) and
    * the GPU holds (memory/mxfp4-pad-bytes.ts). Absent, or a path absent: the checkpoint's shape.
    */
-  mxfp4ExpertPad?: Partial<
-    Record<'marlin' | 'tritonKernels' | 'trtllmGen' | 'rocm', Mxfp4ExpertPad>
-  >;
+  mxfp4ExpertPad?: Partial<Record<'marlin' | 'trtllmGen' | 'rocm', Mxfp4ExpertPad>>;
 }
 
 /**
  * The card and the kernel an MXFP4 MoE step runs on (EstimateContext.mxfp4Kernel), which pick the kernel path whose
  * padded shape the engine allocates (time/mxfp4-pad.ts): its compute capability (0 on AMD), whether it is an AMD
- * GPU, the kernel family the step takes (time/decode.ts stepKernel) and the one the run named (TimeOptions.quantFormat).
+ * GPU and the kernel family the step takes (time/decode.ts stepKernel).
  */
 export interface Mxfp4KernelContext {
   cc: number;
   rocm: boolean;
   kernel: QuantFormat | null;
-  named: QuantFormat | null;
 }

@@ -26,7 +26,6 @@ export function servingGpuContext(
     cc: r.cc,
     rocm: r.rocm,
     kernel: stepKernel(o, time, r),
-    named: time.quantFormat,
   };
   return { ...base, mxfp4Kernel };
 }

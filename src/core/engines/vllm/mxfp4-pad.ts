@@ -6,7 +6,8 @@
  * pads it: the expert GEMMs then run over the padded shape. Read in the vllm 0.10.1 and v0.11.0 wheels
  * (vllm/model_executor/layers/quantization/mxfp4.py) and v0.19.0's `mxfp4_round_up_hidden_size_and_intermediate_size`
  * (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py). gpt-oss (hidden and expert width 2880) on one GPU: Marlin's
- * 3072 x 2944 is 9.0% more bytes, FlashInfer's and ROCm's 3072 x 3072 13.8%, triton_kernels' none.
+ * 3072 x 2944 is 9.0% more bytes, FlashInfer's and ROCm's 3072 x 3072 13.8%, triton_kernels' none (width to 64, the
+ * hidden size as is: vLLM's 9.x default, which vramplan's launch replaces with Marlin, launch.ts mxfp4MarlinLine).
  */
 import type { Mxfp4ExpertProfile } from '../../memory/mxfp4-expert-profile.js';
 
@@ -15,10 +16,6 @@ export const VLLM_MXFP4_EXPERT_PAD: NonNullable<Mxfp4ExpertProfile['mxfp4ExpertP
   // torch 2.7.1 fails `_should_use_marlin`'s 2.8 check): "The moe marlin kernel requires that for each linear
   // n % 256 == 0 and k % 128 == 0": width to 128, hidden to 256.
   marlin: { hidden: 256, width: 128 },
-  // triton_kernels' matmul_ogs on CUDA (9.x by default in the week-one preview and from v0.11.0): width to 64, hidden
-  // as is (the create_weights branch outside Marlin, FlashInfer and ROCm). Not taken: vramplan's vLLM launch sets
-  // VLLM_MXFP4_USE_MARLIN on 9.x (launch.ts mxfp4MarlinLine), so 9.x holds Marlin's pad (time/mxfp4-pad.ts).
-  tritonKernels: { hidden: 1, width: 64 },
   // FlashInfer's TensorRT-LLM-gen MoE (10.x, the default from vllm-project/vllm#23008): both to 256 ("pad the
   // intermediate size to be a multiple of 2 * mxfp4_block ... other padding to increase performance").
   trtllmGen: { hidden: 256, width: 256 },
