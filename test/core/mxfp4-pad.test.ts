@@ -19,7 +19,7 @@ const mx = (tp = 1, ep?: number) => ({ weights: 'mxfp4' as const, tp, ...(ep ? {
 describe('MXFP4 experts at vLLM padded shape', () => {
   it('pads gpt-oss by kernel path: Marlin 3072 x 2944, TensorRT-LLM-gen and ROCm 3072 x 3072, triton_kernels none', () => {
     const plain = 2880 * 2880;
-    // Ampere (Marlin in every build), and Hopper, where vLLM's launch sets VLLM_MXFP4_USE_MARLIN.
+    // Ampere (Marlin in every build), and Hopper, where vLLM's launch passes `--moe-backend marlin`.
     for (const cc of [8, 9])
       expect(mxfp4ExpertPadFactor(oss20, vllm, mx(), { cc, rocm: false }, 'marlin')).toBeCloseTo(
         (3072 * 2944) / plain,

@@ -17,7 +17,7 @@ type Mxfp4Path = keyof NonNullable<Mxfp4ExpertProfile['mxfp4ExpertPad']>;
  * The kernel path an MXFP4 MoE step takes on this card: AMD GPUs their own; compute capability 10.x the native FP4
  * MoE where the time model prices one (decode.ts kernelOn: `cutlass`); 8.x and 9.x Marlin, which the time model
  * prices there (kernelOn) and vLLM's launch selects on 9.x over its triton_kernels default
- * (engines/vllm/launch.ts mxfp4MarlinLine: `VLLM_MXFP4_USE_MARLIN=1`).
+ * (engines/vllm/launch.ts mxfp4MoeBackendArgs: `--moe-backend marlin`).
  */
 function mxfp4Path(r: { cc: number; rocm: boolean }, q: QuantFormat | null): Mxfp4Path | null {
   if (r.rocm) return 'rocm';

@@ -125,6 +125,8 @@ export function vllmArgs(
     default:
       break;
   }
+  // MXFP4 experts on Hopper: the Marlin MoE the estimate times, not vLLM's triton_kernels default (mxfp4MoeBackendArgs).
+  args.push(...mxfp4MoeBackendArgs(o, x.gpu.computeCapability));
   // Speculative decoding as planned (SpeculativeConfig: method, model, num_speculative_tokens; vllm/config/speculative.py
   // at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443): the draft head from $DRAFT, the checkpoint's MTP layers, or n-gram.
   const spec = speculativeConfig(o);
@@ -146,18 +148,19 @@ export function vllmArgs(
 }
 
 /**
- * The MXFP4 MoE kernel the estimate times on Hopper. vLLM's `select_mxfp4_moe_backend` takes triton_kernels'
- * matmul_ogs (TRITON / TRITON_MONOLITHIC) on compute capability 9.x by default and Marlin only where
- * `VLLM_MXFP4_USE_MARLIN` is set (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py at
- * vllm-project/vllm@045335ce635d2cb8968d4a8362b0473f49b36dd3 and @001eda31e3d032e9dc864e97f3630358b2ff8b5a; LoRA too:
- * TRITON_UNFUSED unless it is set); 8.x runs Marlin either way, 10.x FlashInfer's. The estimate times Marlin below
- * 10.0 (time/decode.ts kernelOn) and no timing of matmul_ogs on Hopper prices the default (docs/time-model.md "gpt-oss
- * on vLLM by kernel path"), so the launch selects what is timed.
+ * The MXFP4 MoE kernel the estimate times on Hopper. vLLM 0.33.0 picks gpt-oss's MoE backend in priority order
+ * (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py `_get_priority_backends_for_gpt_oss`, read in the
+ * vllm-0.33.0 wheel): triton_kernels' matmul_ogs (TRITON) ahead of Marlin wherever it runs (compute capability 9.x,
+ * 10.x and 12.x, `_triton_kernel_moe_supports_current_device`), Marlin on 8.x; the engine argument `--moe-backend`
+ * (KernelConfig.moe_backend, vllm/config/kernel.py) overrides it, and its `marlin` maps to MARLIN (BATCHED_MARLIN under
+ * the batched format). The estimate times Marlin below 10.0 (time/decode.ts kernelOn) and no timing of matmul_ogs on
+ * Hopper prices the default (docs/time-model.md "gpt-oss on vLLM by kernel path"), so on 9.x the launch asks for
+ * Marlin. The environment variable older builds read, VLLM_MXFP4_USE_MARLIN, is read nowhere in 0.33.0.
  */
-export function mxfp4MarlinLine(o: EstimateOptions, cc: string | null | undefined): string[] {
+export function mxfp4MoeBackendArgs(o: EstimateOptions, cc: string | null | undefined): string[] {
   if (o.weights !== 'mxfp4' || gfxOf(cc) !== null) return [];
   const c = ccOf(cc);
-  return c >= 9 && c < 10 ? ['export VLLM_MXFP4_USE_MARLIN=1'] : [];
+  return c >= 9 && c < 10 ? ['--moe-backend marlin'] : [];
 }
 
 /** The --speculative-config JSON of the plan (single-quoted for the shell; $DRAFT spliced in), or null. */
@@ -192,7 +195,6 @@ export function emitVllm(x: LaunchInput): EngineOutput {
     ...draftLines(x),
     ...prefixLine(o),
     ...shareLine(o, replicas),
-    ...mxfp4MarlinLine(o, x.gpu.computeCapability),
   ];
   const command = (port: number, flags: readonly string[]) =>
     `vllm serve "$MODEL" --port ${port} \\\n  ${flags.join(' \\\n  ')}`;

@@ -7,12 +7,12 @@
  * (vllm/model_executor/layers/quantization/mxfp4.py) and v0.19.0's `mxfp4_round_up_hidden_size_and_intermediate_size`
  * (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py). gpt-oss (hidden and expert width 2880) on one GPU: Marlin's
  * 3072 x 2944 is 9.0% more bytes, FlashInfer's and ROCm's 3072 x 3072 13.8%, triton_kernels' none (width to 64, the
- * hidden size as is: vLLM's 9.x default, which vramplan's launch replaces with Marlin, launch.ts mxfp4MarlinLine).
+ * hidden size as is: vLLM's 9.x default, which vramplan's launch replaces with Marlin, launch.ts mxfp4MoeBackendArgs).
  */
 import type { Mxfp4ExpertProfile } from '../../memory/mxfp4-expert-profile.js';
 
 export const VLLM_MXFP4_EXPERT_PAD: NonNullable<Mxfp4ExpertProfile['mxfp4ExpertPad']> = {
-  // Marlin (compute capability 8.x in every build; 9.x where VLLM_MXFP4_USE_MARLIN is set, or the 0.10.1 wheel, whose
+  // Marlin (compute capability 8.x in every build; 9.x where `--moe-backend marlin` asks for it (VLLM_MXFP4_USE_MARLIN in older builds), or the 0.10.1 wheel, whose
   // torch 2.7.1 fails `_should_use_marlin`'s 2.8 check): "The moe marlin kernel requires that for each linear
   // n % 256 == 0 and k % 128 == 0": width to 128, hidden to 256.
   marlin: { hidden: 256, width: 128 },
