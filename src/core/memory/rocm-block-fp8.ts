@@ -18,9 +18,12 @@ export interface RocmBlockFp8Linear {
 /**
  * The ROCm ceiling of a block-scaled FP8 prefill (FrameworkProfile.blockFp8Linear.rocmPrefill): on the AMD gfx targets
  * listed, where the engine runs its Triton blockwise kernels (AITER's not switched on: TimeOptions.rocmAiter), a
- * prefill's GEMMs reach at most `peakShare8` of the 8-bit peak (time/block-fp8.ts blockFp8GemmRate).
+ * prefill's GEMMs reach at most `peakShare8` of the 8-bit peak (a kernel tiled for the target), times
+ * `defaultTileShare` where the engine runs its own kernels at their default tiles (no tuned file for the shape): the
+ * share of a tuned run's rate the default tiles reach (time/block-fp8.ts blockFp8GemmRate). Absent: 1.
  */
 export interface RocmBlockFp8Prefill {
   targets: readonly string[];
   peakShare8: number;
+  defaultTileShare?: number;
 }

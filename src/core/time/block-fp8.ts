@@ -246,12 +246,14 @@ export function blockFp8GemmRate(
   w: { q: string | null; cc: number; peak16: number; gfx?: string | undefined; aiter?: boolean },
   rate: number,
 ): number {
-  // On the AMD targets the engine lists, its Triton blockwise kernels unless AITER's run them (TimeOptions.rocmAiter);
+  // On the AMD targets the engine lists, its Triton blockwise kernels unless AITER's run them (TimeOptions.rocmAiter),
+  // at their default tiles' share of a tuned kernel's ceiling (RocmBlockFp8Prefill.defaultTileShare);
   // an AMD Instinct GPU's 8-bit dense peak is twice its 16-bit one (MI300X: 2614.9 against 1307.4 TFLOPS).
   const rp = fw.blockFp8Linear?.rocmPrefill;
   if (rp !== undefined && w.gfx !== undefined && rp.targets.includes(w.gfx)) {
     const triton = w.aiter !== true && w.q === 'cutlass' && o.weights === 'fp8';
-    return triton && isBlockScaledFp8(arch) ? Math.min(rate, rp.peakShare8 * 2 * w.peak16) : rate;
+    const share = rp.peakShare8 * (rp.defaultTileShare ?? 1);
+    return triton && isBlockScaledFp8(arch) ? Math.min(rate, share * 2 * w.peak16) : rate;
   }
   const share = blockFp8LinearFigures(fw, w.cc)?.peakShare8;
   if (share === undefined || w.q !== 'cutlass' || !runsBlockFp8Path(arch, o, w.cc)) return rate;

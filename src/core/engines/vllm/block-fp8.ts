@@ -37,6 +37,16 @@
  * 2614.9 TFLOPS dense 8-bit peak, where hipBLASLt's per-tensor FP8 GEMM reads 907 (time/hardware.ts). That kernel is
  * tiled for gfx942 (128x128x128, kpack 2); vLLM's default tiles without a tuned file (64x128x128, 4 warps, 2 stages)
  * are no faster, so a prefill's GEMMs run at no more than that share there (`rocmPrefill`, an upper bound).
+ *
+ * Those default tiles run below a tuned file's: the one timing of vLLM's own kernel at both, on one H100 by the same
+ * author and script (`benchmark_w8a8_block_fp8`, N=2112 K=7168), reads 305.14 TFLOP/s at M = 4096 with the default
+ * tiles (vllm-project/vllm#23939, "Before": no `N=2112,K=7168,device_name=NVIDIA_H100_80GB_HBM3` file) and 402.98 with
+ * the tuned file (vllm-project/vllm#23280's Triton column), 0.757; 354.5 against 406.5 at M = 8192-16384. The fused-MoE
+ * tuning PRs agree in size at prefill M (vllm-project/vllm#44830, H100 block FP8: tuned about 25% faster at 96-512
+ * tokens; vllm-project/vllm#45142, H20-3e FP8: 1.5x). No gfx942 timing of either vLLM kernel at both tiles was found:
+ * the H100 ratio at M = 4096 (a prefill chunk's per-expert rows are of that order) is carried to gfx942 as an
+ * assumption (`defaultTileShare`, calibration/assumed.json), the model pricing default tiles throughout (no catalog
+ * of tuned files: docs/time-model.md, "Tuned or default fused_moe tiles").
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -49,5 +59,8 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
   rocmPrefill: {
     targets: ['gfx942'], // MI300X / MI325X; AMD-AGI/Primus-Turbo#339 timed its Triton kernel on an MI300X
     peakShare8: 627.96 / 2614.9, // Triton blockwise FP8 GEMM forward, MI300X, AMD-AGI/Primus-Turbo#339 (note above)
+    // vLLM's w8a8_block_fp8_matmul at M = 4096, N=2112 K=7168 on one H100: default tiles 305.14 TFLOP/s
+    // (vllm-project/vllm#23939 "Before"), tuned 402.98 (vllm-project/vllm#23280); carried to gfx942 (calibration/assumed.json)
+    defaultTileShare: 305.14 / 402.98,
   },
 };
