@@ -4,7 +4,8 @@
 // fixture test/fixtures/measure/vllm-v1-engine-host.json, scripts/measure/vllm_v1_engine_host.py).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { estimateTime } from '../../src/core/time/index.js';
+import { estimateTime, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { overlappedHostSeconds } from '../../src/core/time/graph-step.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type Framework } from '../../src/schema/estimate.js';
@@ -61,5 +62,30 @@ describe("vLLM V1's serial scheduler: host work per running request", () => {
   it("SGLang's serial step keeps its per-step cost alone at any batch", () => {
     const added = step('sglang', 512, serial) - step('sglang', 512);
     expect(added / (SGLANG_MEMORY.serialStepHostSeconds ?? 0)).toBeCloseTo(1, 1);
+  });
+});
+
+// Async scheduling (the default since vllm-project/vllm#27614) overlaps that work with the GPU but does not shed it:
+// the engine core's one thread schedules, prepares and applies every running request each step
+// (EngineCore.step_with_batch_queue), so a step lasts at least its step cost and the same per-request cost.
+describe("vLLM V1's async scheduler: the same host work per running request bounds the step", () => {
+  const t = { ...defaultTimeOptions(8), gpusPerNode: 1 };
+  const hostAt = (batch: number) =>
+    overlappedHostSeconds(
+      modelFacts(resolveModel('qwen3-8b')),
+      { ...defaultOptions('inference'), framework: 'vllm', batch, seq: 256, promptTokens: 128 },
+      t,
+      gpuRates(findGpu('a100-80gb-sxm'), t),
+      1,
+    );
+
+  it("is the serial scheduler's measured per-request cost", () => {
+    expect(VLLM_MEMORY.asyncSeqHostSeconds).toBe(perSeq);
+  });
+
+  it('floors a captured step at the step cost plus the running requests x the per-request cost', () => {
+    const own = (VLLM_MEMORY.asyncStepHostSeconds ?? 0) + 512 * perSeq;
+    expect(hostAt(512)).toBeCloseTo(own, 9);
+    expect(hostAt(512) - hostAt(256)).toBeCloseTo(256 * perSeq, 9);
   });
 });

@@ -135,6 +135,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  // Async scheduling overlaps the same per-request work with the GPU, not less of it: the engine core's one thread
+  // still runs Scheduler.schedule, the model runner's input preparation and update_from_output for every running
+  // request each step (EngineCore.step_with_batch_queue, vllm/v1/engine/core.py of the 0.15.1 wheel, as below), so a
+  // step lasts at least that work: the v0.11.0 classes' 9.9 µs a request (the fixture above), no later release timed.
+  asyncSeqHostSeconds: 1e-5, // per running sequence: vllm-project/vllm@f71952c1c (v0.11.0) timed on a CPU
   // The same thread issues the step's forward: EngineCore.step_with_batch_queue (vllm/v1/engine/core.py of the wheel of
   // https://pypi.org/project/vllm/0.15.1/) calls Scheduler.schedule, then the executor's execute_model, which
   // UniProcExecutor.collective_rpc (one GPU; vllm/v1/executor/uniproc_executor.py) runs in that thread, non_block or not,
