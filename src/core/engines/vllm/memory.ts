@@ -135,6 +135,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  // Under async scheduling the same per-request work (Scheduler.schedule, update_from_output, the model runner's
+  // _update_states and _prepare_inputs) runs on that thread too: EngineCore.step_with_batch_queue (vllm/v1/engine/core.py
+  // of the 0.15.1 wheel) schedules step n+1 and then applies step n's output with update_from_output, so it bounds a
+  // step only where the host's work outlasts the GPU's (an eager forward's launches, below).
+  asyncSeqHostSeconds: 1e-5, // per running request: serialSeqHostSeconds' code, vllm-project/vllm@f71952c1c timed on a CPU
   // The same thread issues the step's forward: EngineCore.step_with_batch_queue (vllm/v1/engine/core.py of the wheel of
   // https://pypi.org/project/vllm/0.15.1/) calls Scheduler.schedule, then the executor's execute_model, which
   // UniProcExecutor.collective_rpc (one GPU; vllm/v1/executor/uniproc_executor.py) runs in that thread, non_block or not,
