@@ -35,12 +35,12 @@ const perSeq = SGLANG_MEMORY.asyncSeqHostSeconds ?? 0;
 const perStep = SGLANG_MEMORY.asyncStepHostSeconds ?? 0;
 
 describe("SGLang's overlap scheduler: host work per running request", () => {
-  it("is the fixture's measured slope (sglang 0.5.6's scheduler, within 15%), not vLLM's", () => {
+  it("is the fixture's measured slope (sglang 0.5.6's scheduler, within 15%); vLLM carries its own", () => {
     expect(measured.versions.sglang).toBe('0.5.6');
     const slope = measured.slope_us_per_request.scheduler_us * 1e-6;
     expect(perSeq / slope).toBeGreaterThan(0.85);
     expect(perSeq / slope).toBeLessThan(1.15);
-    expect(VLLM_MEMORY.asyncSeqHostSeconds).not.toBe(perSeq);
+    expect(VLLM_MEMORY.asyncSeqHostSeconds).toBe(VLLM_MEMORY.serialSeqHostSeconds);
   });
 
   it('is hidden behind the GPU where the step is longer: a 14B model at 64 running requests does not move', () => {

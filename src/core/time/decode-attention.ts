@@ -178,8 +178,9 @@ export function stepCore(
  * engine runs that family for the model on this GPU, `varlen`: the build's decode entry is the one the walk describes):
  * each of a layer's sequence x query-head programs runs the tensor-core products of its 64-row query tile against
  * every key it attends (min(context, window)), q.K and p.V at 2 x 2 x blockM x head_dim FLOPs a key, on one SM at the
- * card's dense 16-bit peak over its SMs, and programs beyond one an SM share the SMs. A floor: the tile loads and the
- * softmax are not counted. 0 where no layer walks.
+ * card's dense 16-bit peak over its SMs times the share a walking program sustains (UnsplitDecodeWalk.smEfficiency,
+ * its tile loads and softmax between the products), and programs beyond one an SM share the SMs. 0 where no layer
+ * walks.
  */
 export function unsplitWalkSeconds(
   m: ModelFacts,
@@ -190,7 +191,7 @@ export function unsplitWalkSeconds(
   const w = fw.unsplitDecodeWalk;
   if (w === undefined || s.varlen !== true || r.rocm || r.sms === undefined || r.cc <= 0) return 0;
   if (fw.decodeAttention?.(m.modelType, m.mla, r.cc) !== w.family) return 0;
-  const perSm = r.peak16 / r.sms;
+  const perSm = (r.peak16 / r.sms) * w.smEfficiency;
   let seconds = 0;
   for (const g of m.arch.groups) {
     if (g.name !== 'decoder' || g.recurrent || g.mlaCacheWidth !== null || !w.unsplit(g)) continue;

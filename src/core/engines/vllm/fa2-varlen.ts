@@ -17,9 +17,21 @@
  */
 import type { UnsplitDecodeWalk } from '../../memory/unsplit-decode-walk.js';
 
+// The share of an SM's dense 16-bit peak one FlashAttention 2 program sustains walking its keys alone, from the kernel
+// benchmark of https://pytorch.org/blog/flash-decoding/ ("Component-level micro-benchmarks", A100, f16, batch 1, 16
+// query heads of 128 for 2 K/V heads): Flash-Attention v2.0.9 takes 2300.6 µs at seqlen 65536 and 4592.2 µs at 131072.
+// That build runs one program a batch row and query head (grid (num_m_block, b, h): 16 programs on 108 SMs), each a
+// 128 x 64 tile of 4 warps on sm80 (run_mha_fwd_hdim128, csrc/flash_attn/src/flash_fwd_launch_template.h at
+// Dao-AILab/flash-attention@6711b3bc40073e7ced2a4c7d8266feec7e6e137f, tag v2.0.9), so each walks every key at
+// 4 x 128 x 128 FLOPs: 1.867 and 1.871 TFLOPS a program against 312 TFLOPS / 108 SMs = 2.889, 0.646 and 0.648.
+// Taken for the split-KV kernel's 64-row tile of 256-wide heads (the same 65,536 FLOPs a key, four warps) and for
+// other cards: calibration/assumed.json VLLM_FA2_WALK_SM_EFFICIENCY.
+export const FA2_WALK_SM_EFFICIENCY = 0.65;
+
 export const VLLM_FA2_VARLEN_WALK: UnsplitDecodeWalk = {
   family: 'flash-attn-2',
   blockM: 64, // split-KV kernel's query tile: flash_api.cpp set_params_splitkv, vllm-project/flash-attention@04325b67
+  smEfficiency: FA2_WALK_SM_EFFICIENCY,
   // No q <-> head swap, so no split: a sliding window, or no more query heads than K/V heads (flash_api.cpp above).
   unsplit: (l) => l.slidingWindow !== null || l.heads <= l.kvHeads,
 };
