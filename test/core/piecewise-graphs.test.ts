@@ -12,6 +12,7 @@ import { VLLM_PIECEWISE_ATTENTION_CALLS } from '../../src/core/engines/vllm/piec
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
 import { piecewiseAttentionSeconds, TRITON_LAUNCH_SECONDS } from '../../src/core/time/piecewise.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
+import { decodeHost } from '../../src/core/time/decode-host.js';
 
 const EAGER_OP = 10e-6; // time/train-work.ts EAGER_OP_SECONDS
 // The async scheduler's own step work, which the eager attention calls add to (FrameworkProfile.asyncStepHostSeconds).
@@ -29,17 +30,43 @@ const step = (model: string, o: object, time: Partial<TimeOptions> = {}) =>
   ).stepSeconds;
 const deepseek = { weights: 'int4', gpus: 8, tp: 8 };
 const pw = { piecewiseGraphs: true };
+// The pieces' cudaGraphLaunch host time: the step's graph kernels as decode-host.ts counts them, less those the eager
+// attention op runs (`kv` a layer, and an MLA layer's own kernels), at pieceLaunchNodeSeconds a node.
+const NODE = VLLM_PIECEWISE_ATTENTION_CALLS.pieceLaunchNodeSeconds ?? 0;
+const launches = (model: string, o: object, time: Partial<TimeOptions>, eagerKernels: number) => {
+  const opts = {
+    ...defaultOptions('inference'),
+    framework: 'vllm' as const,
+    batch: 1,
+    seq: 192,
+    ...o,
+  };
+  const t = { ...defaultTimeOptions(8), ...time };
+  // An H100 (compute capability 9.0), as `step` times.
+  const { kernels } = decodeHost(modelFacts(resolveModel(model)), opts, t, null, undefined, 0, 9);
+  return (kernels - eagerKernels) * NODE;
+};
 
 describe('piecewise CUDA graphs (vLLM V1 before full decode graphs)', () => {
   it("DeepSeek over TP 8 waits for the host: 61 MLA layers x the MLA path's calls x one dispatch", () => {
-    const host = 61 * VLLM_PIECEWISE_ATTENTION_CALLS.mla * EAGER_OP + LOOP;
+    const eager =
+      61 *
+      (VLLM_PIECEWISE_ATTENTION_CALLS.kv +
+        (VLLM_MEMORY.decodeFeatureKernels?.('deepseek_v3', 9)?.mlaLayer ?? 0));
+    const host =
+      61 * VLLM_PIECEWISE_ATTENTION_CALLS.mla * EAGER_OP +
+      LOOP +
+      launches('deepseek-v3', deepseek, { ...pw, gpusPerNode: 8 }, eager);
     expect(step('deepseek-v3', deepseek)).toBeLessThan(host);
     // stepSeconds has three significant figures: within 1%.
     expect(step('deepseek-v3', deepseek, pw) / host).toBeCloseTo(1, 1);
   });
 
   it('a small K/V-head model waits for the host too: 28 layers x the FlashAttention op', () => {
-    const host = 28 * KV_LAYER + LOOP;
+    const host =
+      28 * KV_LAYER +
+      LOOP +
+      launches('qwen3-0.6b', {}, { ...pw, gpusPerNode: 1 }, 28 * VLLM_PIECEWISE_ATTENTION_CALLS.kv);
     expect(step('qwen3-0.6b', {}, { gpusPerNode: 1 })).toBeLessThan(host);
     expect(step('qwen3-0.6b', {}, { ...pw, gpusPerNode: 1 }) / host).toBeCloseTo(1, 1);
   });
@@ -55,6 +82,22 @@ describe('piecewise CUDA graphs (vLLM V1 before full decode graphs)', () => {
   it('SGLang captures its whole decode step: unchanged', () => {
     const o = { ...deepseek, framework: 'sglang' };
     expect(step('deepseek-v3', o, pw)).toBe(step('deepseek-v3', o));
+  });
+
+  it("the host launches each piece's graph between the eager calls: about a microsecond a node", () => {
+    // sgl-project/sglang#29960: vLLM's 2,187-node graph took 1.983 ms of cudaGraphLaunch host time.
+    expect(NODE * 2187).toBeCloseTo(1.983e-3, 4);
+    const m = modelFacts(resolveModel('qwen3-0.6b'));
+    const at = (graphKernels?: number) =>
+      piecewiseAttentionSeconds(
+        m,
+        VLLM_MEMORY,
+        { ...defaultTimeOptions(8), ...pw },
+        { cc: 9, rows: 1, tp: 1, graphKernels },
+      ).host;
+    // 400 graph kernels, 28 x 2 of them in the eager attention op: 344 nodes replayed in pieces.
+    expect(at(400) - at()).toBeCloseTo((400 - 28 * VLLM_PIECEWISE_ATTENTION_CALLS.kv) * NODE, 12);
+    expect(at(0)).toBe(at());
   });
 
   it('no flag, no change: the pinned vLLM replays one full graph per decode step', () => {

@@ -712,7 +712,7 @@ const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
-const NEWER_BAR = { count: 4, median: 0.062, p90: 0.119 };
+const NEWER_BAR = { count: 4, median: 0.088, p90: 0.119 };
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
@@ -733,7 +733,9 @@ const FIELD_BARS = {
   // graphs, time/piecewise.ts): 84.3% / 147.3% -> 11.8% / 22.4%; with hipBLASLt's FP8 read rate on ROCm and the GPU's
   // gap at each piecewise split: 3.9% / 6%; with the linears hipBLASLt runs at batch 2 on ROCm (AMD's batch 2 +1.3% ->
   // -11.7%: the step grows by 1.3 ms from batch 1, the page's 0.4 ms; its batch 1 stays -3.1%); with V1's serial host
-  // work per running request (engines/vllm/memory.ts serialSeqHostSeconds, 10 µs) batch 2 -11.7% -> -11.8%: NEWER_BAR.
+  // work per running request (engines/vllm/memory.ts serialSeqHostSeconds, 10 µs) batch 2 -11.7% -> -11.8%; with the
+  // pieces' cudaGraphLaunch host time under piecewise graphs (engines/vllm/piecewise.ts pieceLaunchNodeSeconds, 0.91 µs
+  // a node, sgl-project/sglang#29960) tt356 -3.1%, -1.9% -> -9.3%, -8.1%: 8.7% / 11.9% (NEWER_BAR).
   'newer kind:serving engine:vllm': NEWER_BAR,
   // The latest sources, scored before any change: vllm-project/vllm#25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is

@@ -677,14 +677,17 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * and elsewhere a Triton backend whose layer issues `torch` calls and `triton` JIT launches: `split` on a decode
    * step whose query blocks (rows / `blockQueries` query heads per K/V head, plus one per sequence) times the K/V
    * heads stay within `splitGrid`, `single` otherwise. `kvPythonSeconds`: the Python a `kv` layer's attention op
-   * runs around its calls where the engine measured it (then `kv` counts the op's kernels only). Absent: the engine
-   * captures attention in its graphs.
+   * runs around its calls where the engine measured it (then `kv` counts the op's kernels only).
+   * `pieceLaunchNodeSeconds`: the host's cudaGraphLaunch time for each kernel node of the captured pieces, which the
+   * host replays one piece at a time between the eager attention calls. Absent: the engine captures attention in its
+   * graphs.
    */
   piecewiseAttentionCalls?: {
     kv: number;
     kvPythonSeconds?: number;
     mla: number;
     gapSeconds: number;
+    pieceLaunchNodeSeconds?: number;
     sinks?: {
       kvCc: readonly number[];
       flashinfer: { cc: readonly number[]; torch: number };

@@ -362,6 +362,7 @@ export const decodeReadsAttention = (
  * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall). `gfx`:
  * an AMD card's gfx target (its compute capability reads 0), for the engine's decode feature kernels there. `apple`:
  * an Apple GPU, where an engine with a Metal backend (FrameworkProfile.metalDecode) pays its Metal kernel boundary.
+ * `kernels`: the graph kernels the gaps count (0 for an eager step).
  */
 export function decodeHost(
   m: ModelFacts,
@@ -373,7 +374,7 @@ export function decodeHost(
   cc?: number,
   gfx?: string,
   apple = false,
-): { dispatch: number; gaps: number; fixed: number } {
+): { dispatch: number; gaps: number; fixed: number; kernels: number } {
   const fw = FRAMEWORKS[o.framework];
   const compiled = o.compile || fw.fusedKernels;
   // On an Apple GPU the engine's Metal dispatch and barrier take the graph gap's place (no graph replay there).
@@ -423,12 +424,8 @@ export function decodeHost(
   const adapter = unmergedAdapterOps(m, o, t.unmergedAdapterOps ?? 0);
   // The mat-vec fusions' ops a fused graph launches apart above their batch (or before the build had them).
   const gemv = unfused ? 0 : gemvApartKernels(m, fw, o.batch, t, q === 'gguf');
-  if (compiled)
-    return {
-      dispatch: 0,
-      gaps: (m.layers * perLayer + routing + perSlot + adapter + gemv) * gap + bnb,
-      fixed: 0,
-    };
+  const kernels = m.layers * perLayer + routing + perSlot + adapter + gemv;
+  if (compiled) return { dispatch: 0, gaps: kernels * gap + bnb, fixed: 0, kernels };
   // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.
   const layered = compiledLayerHost(m, t);
   return {
@@ -445,6 +442,7 @@ export function decodeHost(
     fixed:
       GENERATE_TOKEN_SECONDS +
       (t.generateMasks ?? 0) * GENERATE_MASK_LAYERS * OPS_PER_LAYER_EAGER * EAGER_DECODE_OP_SECONDS,
+    kernels: 0,
   };
 }
 

@@ -693,7 +693,12 @@ export function decodeStepFigures(
     : 0;
   // The GPU's share of the step; under piecewise CUDA graphs the host issues each layer's attention calls while the
   // GPU runs, and the step takes the longer of the two; the GPU idles at each split besides (piecewise.ts).
-  const pw = piecewiseAttentionSeconds(m, fw, t, { cc: r.cc, rows: B, tp });
+  const pw = piecewiseAttentionSeconds(m, fw, t, {
+    cc: r.cc,
+    rows: B,
+    tp,
+    graphKernels: host.kernels,
+  });
   const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);

@@ -5,7 +5,9 @@
  * measured it, kvPythonSeconds). The host runs ahead of the GPU as far as
  * the GPU's work lets it: the step takes the longer of the GPU's work and these calls (decode.ts). The GPU's work
  * grows too: at each split it idles between the last piece and the eager kernels and the next piece's graph launch
- * (the engine's gapSeconds per attention layer). Pricing a view or slice as a whole dispatch is an assumption, listed
+ * (the engine's gapSeconds per attention layer). The host also replays each captured piece with its own cudaGraphLaunch
+ * between those calls, whose host time grows with the piece's kernel nodes (the engine's pieceLaunchNodeSeconds).
+ * Pricing a view or slice as a whole dispatch is an assumption, listed
  * in calibration/assumed.json. A model with attention sinks runs the engine's sink-capable backend where the GPU
  * lacks the usual one (the engine's piecewiseAttentionCalls.sinks): FlashInfer's, or a Triton backend whose JIT
  * launches cost TRITON_LAUNCH_SECONDS each on the host besides its torch calls.
@@ -65,18 +67,44 @@ export function piecewiseAttentionSeconds(
   m: ModelFacts,
   fw: FrameworkProfile,
   t: TimeOptions,
-  step: { cc: number; rows: number; tp: number },
+  step: { cc: number; rows: number; tp: number; graphKernels?: number },
 ): { host: number; gpu: number } {
   const calls = fw.piecewiseAttentionCalls;
   if (!t.piecewiseGraphs || !calls) return { host: 0, gpu: 0 };
   let host = 0;
   let layers = 0;
+  let mla = 0;
   for (const { g, kernel } of layerKernels(m, calls, step)) {
     host +=
       g.count * (kernel === null ? calls.mla * EAGER_OP_SECONDS : kvLayerSeconds(calls, kernel));
     layers += g.count;
+    if (kernel === null) mla += g.count;
   }
-  return { host, gpu: layers * calls.gapSeconds };
+  return {
+    host: host + pieceLaunchSeconds(m, fw, calls, step, layers, mla),
+    gpu: layers * calls.gapSeconds,
+  };
+}
+
+/**
+ * The host's cudaGraphLaunch time for the captured pieces of a piecewise step: each node of the step's graph kernels
+ * (`graphKernels`, as decode-host.ts counts them) less those the eager attention op runs (the engine's `kv` kernels a
+ * layer, and an MLA layer's own kernels beyond the chain, FrameworkProfile.decodeFeatureKernels mlaLayer), at the
+ * engine's pieceLaunchNodeSeconds.
+ */
+function pieceLaunchSeconds(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  calls: Calls,
+  step: { cc: number; graphKernels?: number },
+  layers: number,
+  mla: number,
+): number {
+  const perNode = calls.pieceLaunchNodeSeconds ?? 0;
+  if (perNode === 0 || step.graphKernels === undefined) return 0;
+  const mlaOwn = fw.decodeFeatureKernels?.(m.modelType, step.cc)?.mlaLayer ?? 0;
+  const eager = layers * calls.kv + mla * mlaOwn;
+  return Math.max(0, step.graphKernels - eager) * perNode;
 }
 
 /** Each decoder attention group and the kernel its eager op runs (null: an MLA group). */

@@ -44,6 +44,13 @@ export const VLLM_PIECEWISE_ATTENTION_CALLS: NonNullable<
   // layer, where the model's eager calls (28 x 80 µs) stay under the GPU's step. vllm-project/vllm#47089's
   // Qwen3-235B-A22B FP8 on B200s, whose layers keep the GPU busier still, gives 0.67 ms over 94 layers (7 µs) at batch 1.
   gapSeconds: 14e-6, // GPU idle per piecewise attention layer, vllm-project/vllm#20059
+  // The host replays each captured piece with its own cudaGraphLaunch (CUDAPiecewiseBackend.__call__ ->
+  // entry.cudagraph.replay(), vllm/compilation/cuda_piecewise_backend.py), on the thread that issues the eager attention
+  // calls between them, so the launches' host time adds to those calls. cudaGraphLaunch's host time grows with the
+  // graph's kernel nodes: 1.983 ms for vLLM's 2,187-node target-verify graph, 2.826 ms for SGLang's 2,876-node one
+  // (sgl-project/sglang#29960, DeepSeek-V4-Flash on two RTX PRO 6000, torch 2.13, CUDA activity of 12 steady cycles):
+  // 0.91 and 0.98 µs a node; vLLM's figure taken, on another host than any calibration row's.
+  pieceLaunchNodeSeconds: 0.91e-6, // cudaGraphLaunch host time a node, sgl-project/sglang#29960 (vLLM's graph)
   // A model with attention sinks (gpt-oss): vLLM v0.10.1 gives its V1 engine FlashAttention only on compute capability
   // 9.x, FA3 taking the sinks as s_aux; on 10.0 FlashInfer where it is installed, its TRT-LLM decode kernel forced by
   // the sinks ("If sinks are being used, we must use TRTLLM attention", vllm/utils/flashinfer.py use_trtllm_attention);
