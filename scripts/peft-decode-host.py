@@ -1,0 +1,81 @@
+# Host time of PEFT's unmerged LoRA in a decode step, against the decoder layer's own: one Qwen2 decoder layer's call
+# on one token a row, timed in one process on CPU tensors a few dozen elements wide (all host work).
+#
+# TRL's GRPOTrainer generates with the trained PEFT model in training mode (docs/time-model.md "The trainer's generate
+# in training mode"). Each adapted linear runs PEFT's Linear.forward: its Python (_check_forward_args, the
+# active-adapter loop, the nn.Module calls of lora_dropout, lora_A and lora_B) around its ops. The time model prices a
+# decode step's host work by dispatched ops at one eager op's cost (src/core/time/decode-host.ts); this script
+# measures a layer's host time with the adapters on every projection against the plain layer's, and counts the
+# dispatched aten ops of each, to give the host time of one adapted linear in units of the plain layer's ops.
+#
+# Run (about a minute on one core): a venv with torch==2.8.0, transformers==4.56.2 and peft==0.15.2, then
+#   python scripts/peft-decode-host.py
+import sys
+import time
+
+import torch
+from peft import LoraConfig, get_peft_model
+from torch.utils._python_dispatch import TorchDispatchMode
+from transformers import Qwen2Config, Qwen2ForCausalLM
+
+torch.set_num_threads(1)
+torch.manual_seed(0)
+BATCH = 8
+TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+def build(peft: bool):
+    cfg = Qwen2Config(num_hidden_layers=1, hidden_size=64, intermediate_size=128, num_attention_heads=4,
+                      num_key_value_heads=2, vocab_size=512, max_position_embeddings=1024)
+    cfg._attn_implementation = "sdpa"
+    m = Qwen2ForCausalLM(cfg)
+    if peft:
+        m = get_peft_model(m, LoraConfig(r=16, lora_alpha=32, lora_dropout=0.05, target_modules=TARGETS))
+        m.train()  # TRL's generate runs in training mode: the dropout runs
+    else:
+        m.eval()
+    inner = m.get_base_model() if peft else m
+    return inner.model.layers[0], inner.model.rotary_emb
+
+
+class Count(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def call(layer, pe, h):
+    return layer(h, attention_mask=None, position_ids=None, past_key_values=None, use_cache=False,
+                 position_embeddings=pe)
+
+
+arms = {"plain": build(False), "lora": build(True)}
+h = torch.randn(BATCH, 1, 64)
+pos = torch.zeros(BATCH, 1, dtype=torch.long)
+ops = {}
+with torch.no_grad():
+    for name, (layer, rope) in arms.items():
+        pe = rope(h, pos)
+        with Count() as c:
+            call(layer, pe, h)
+        ops[name] = c.n
+    windows = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    best = {name: float("inf") for name in arms}
+    for _ in range(windows):
+        for name, (layer, rope) in arms.items():
+            pe = rope(h, pos)
+            t0 = time.perf_counter()
+            for _ in range(200):
+                call(layer, pe, h)
+            best[name] = min(best[name], (time.perf_counter() - t0) / 200)
+plain, lora = best["plain"], best["lora"]
+per_op = plain / ops["plain"]
+per_linear = (lora - plain) / len(TARGETS)
+print(f"plain layer: {plain * 1e6:.1f} us, {ops['plain']} aten ops ({per_op * 1e6:.2f} us an op)")
+print(f"lora layer:  {lora * 1e6:.1f} us, {ops['lora']} aten ops")
+print(f"an adapted linear: {(ops['lora'] - ops['plain']) / len(TARGETS):.1f} aten ops, "
+      f"{per_linear * 1e6:.1f} us = {per_linear / per_op:.1f} plain-layer ops")
