@@ -9,7 +9,10 @@
 # dispatched aten ops of each, to give the host time of one adapted linear in units of the plain layer's ops.
 #
 # Run (about a minute on one core): a venv with torch==2.8.0, transformers==4.56.2 and peft==0.15.2, then
-#   python scripts/peft-decode-host.py
+#   python scripts/peft-decode-host.py [windows] [amp]
+# `amp`: a bf16 model whose adapters get_peft_model keeps in fp32, each call an autocast region of its own, as the
+# trainer's generate runs a bf16 policy under accelerate's autocast wrapper (PEFT's input cast and autocast's weight
+# casts inside the adapted linear's time).
 import sys
 import time
 
@@ -21,6 +24,8 @@ from transformers import Qwen2Config, Qwen2ForCausalLM
 torch.set_num_threads(1)
 torch.manual_seed(0)
 BATCH = 8
+AMP = len(sys.argv) > 2 and sys.argv[2] == "amp"
+DTYPE = torch.bfloat16 if AMP else torch.float32
 TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 
 
@@ -28,7 +33,7 @@ def build(peft: bool):
     cfg = Qwen2Config(num_hidden_layers=1, hidden_size=64, intermediate_size=128, num_attention_heads=4,
                       num_key_value_heads=2, vocab_size=512, max_position_embeddings=1024)
     cfg._attn_implementation = "sdpa"
-    m = Qwen2ForCausalLM(cfg)
+    m = Qwen2ForCausalLM(cfg).to(DTYPE)
     if peft:
         m = get_peft_model(m, LoraConfig(r=16, lora_alpha=32, lora_dropout=0.05, target_modules=TARGETS))
         m.train()  # TRL's generate runs in training mode: the dropout runs
@@ -49,12 +54,13 @@ class Count(TorchDispatchMode):
 
 
 def call(layer, pe, h):
-    return layer(h, attention_mask=None, position_ids=None, past_key_values=None, use_cache=False,
-                 position_embeddings=pe)
+    with torch.autocast("cpu", dtype=torch.bfloat16, enabled=AMP):
+        return layer(h, attention_mask=None, position_ids=None, past_key_values=None, use_cache=False,
+                     position_embeddings=pe)
 
 
 arms = {"plain": build(False), "lora": build(True)}
-h = torch.randn(BATCH, 1, 64)
+h = torch.randn(BATCH, 1, 64, dtype=DTYPE)
 pos = torch.zeros(BATCH, 1, dtype=torch.long)
 ops = {}
 with torch.no_grad():
