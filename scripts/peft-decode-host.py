@@ -10,6 +10,9 @@
 #
 # Run (about a minute on one core): a venv with torch==2.8.0, transformers==4.56.2 and peft==0.15.2, then
 #   python scripts/peft-decode-host.py [windows] [amp]
+# A third arm, `unsloth`, runs PEFT's forward as unsloth_zoo's patch_lora_forwards rewrites it
+# (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py: _check_forward_args dropped, the input cast guarded by
+# torch.is_autocast_enabled(), the adapter's line replaced by COMPILED_LORA_FORWARD's addmm, returned from the loop).
 # `amp`: a bf16 model whose adapters get_peft_model keeps in fp32, each call an autocast region of its own, as the
 # trainer's generate runs a bf16 policy under accelerate's autocast wrapper (PEFT's input cast and autocast's weight
 # casts inside the adapted linear's time).
@@ -27,6 +30,44 @@ BATCH = 8
 AMP = len(sys.argv) > 2 and sys.argv[2] == "amp"
 DTYPE = torch.bfloat16 if AMP else torch.float32
 TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+# unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py COMPILED_LORA_FORWARD (not compiled: the decorator is commented)
+UNSLOTH_LORA_FORWARD = '''
+torch_addmm = torch.addmm
+torch_add = torch.add
+def lora_forward(result, lora_A, lora_B, dropout, x, scaling):
+    target_dtype = result.dtype
+    xA = dropout(x).to(target_dtype) @ lora_A.weight.to(target_dtype).t()
+    shape = result.shape
+    output = torch_addmm(result.view(-1, shape[-1]), xA.view(-1, xA.shape[-1]), lora_B.weight.to(target_dtype).t(),
+                         alpha=scaling, beta=1).view(shape)
+    bias = lora_B.bias
+    if bias is not None:
+        output = torch_add(output, bias.to(target_dtype), alpha=scaling)
+    return output
+'''
+
+
+def unsloth_forward():
+    """PEFT's lora.Linear.forward with patch_lora_forwards' source replacements (compiler.py lines 3386-3466)."""
+    import inspect
+    import textwrap
+
+    import peft.tuners.lora.layer as layer
+
+    source = textwrap.dedent(inspect.getsource(layer.Linear.forward))
+    replace = "return lora_forward(result, lora_A, lora_B, dropout, x, scaling).to(torch_result_dtype)"
+    source = source.replace("result = result + lora_B(lora_A(dropout(x))) * scaling", replace)
+    source = source.replace("def forward", "def unsloth_forward", 1)
+    new = ("if not torch.is_autocast_enabled(): result, x = result.to(lora_A.weight.dtype), "
+           "x.to(lora_A.weight.dtype)")
+    for old in ("x = x.to(lora_A.weight.dtype)", "x = self._cast_input_dtype(x, lora_A.weight.dtype)"):
+        source = source.replace(old, new)
+    source = source.replace("self._check_forward_args(x, *args, **kwargs)", "")
+    scope = dict(vars(layer))
+    exec(UNSLOTH_LORA_FORWARD + source, scope)
+    return scope["unsloth_forward"]
 
 
 def build(peft: bool):
@@ -60,6 +101,11 @@ def call(layer, pe, h):
 
 
 arms = {"plain": build(False), "lora": build(True)}
+if len(sys.argv) > 2 and sys.argv[2] == "unsloth":
+    import peft.tuners.lora.layer as lora_layer
+
+    lora_layer.Linear.forward = unsloth_forward()
+    arms["lora"] = build(True)
 h = torch.randn(BATCH, 1, 64, dtype=DTYPE)
 pos = torch.zeros(BATCH, 1, dtype=torch.long)
 ops = {}
