@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/index.js';
 import { paramCounts } from '../../src/core/model/params.js';
 import { estimateObjectiveTime } from '../../src/core/time/objective.js';
-import { LORA_OPS_PER_LINEAR } from '../../src/core/time/train-work.js';
+import { LORA_OPS_PER_LINEAR, OPS_PER_LAYER_EAGER } from '../../src/core/time/train-work.js';
+import { PEFT_GENERATE_LINEAR } from '../../src/core/engines/hf/lora-path.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
@@ -16,6 +17,8 @@ import { timeOptionsFromFlags } from '../../src/schema/time.js';
 
 const arch = resolveModel('qwen2.5-0.5b');
 const h100 = findGpu('h100-sxm');
+// PEFT's Python beyond its ops at a decode step, in eager ops (scripts/peft-decode-host.py).
+const peftPython = PEFT_GENERATE_LINEAR.layers * OPS_PER_LAYER_EAGER - PEFT_GENERATE_LINEAR.kernels;
 
 // A small model on a fast card: the eager step is host-bound, so the adapter's ops show.
 const base: RawFlags = {
@@ -69,8 +72,11 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
     const plain = rollout({ ...t, framework: 'hf' });
     const dropped = rollout({ ...t, framework: 'hf' }, undefined, true);
     expect(dropped).toBeGreaterThan(plain);
-    // PEFT's forward plus nn.Dropout's native_dropout, the same as a build counted one op more.
-    expect(dropped).toBe(rollout({ ...t, framework: 'hf' }, LORA_OPS_PER_LINEAR + 1));
+    // PEFT's forward and its Python plus nn.Dropout's native_dropout, the same as a build counted one op more.
+    expect(dropped).toBeCloseTo(
+      rollout({ ...t, framework: 'hf' }, LORA_OPS_PER_LINEAR + peftPython + 1),
+      9,
+    );
     // A vLLM rollout decodes no PEFT module; a full fine-tune has no adapter; Unsloth's profile counts none.
     const vllm = { ...t, framework: 'hf', rollout: 'vllm-colocate' };
     expect(rollout(vllm, undefined, true)).toBe(rollout(vllm));
@@ -85,5 +91,17 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
     expect(rollout({ ...t, framework: 'unsloth' })).toBeLessThan(
       rollout({ ...t, framework: 'hf' }),
     );
+  });
+
+  it("PEFT's own forward costs its measured host time, more than its ops alone; a build's own count replaces it", () => {
+    const t = { 'lora-targets': 'all-linear', framework: 'hf' };
+    // 0.2 of a decoder layer's host time an adapted linear, whose kernels are 5 of the layer's 45: 4 ops of Python.
+    expect(peftPython).toBeCloseTo(4, 9);
+    const peft = rollout(t);
+    expect(peft).toBeGreaterThan(rollout(t, LORA_OPS_PER_LINEAR));
+    expect(peft).toBeCloseTo(rollout(t, LORA_OPS_PER_LINEAR + peftPython), 9);
+    // Unsloth replaces PEFT's forward (its loraForwardOps): no PEFT Python is added.
+    const unsloth = { ...t, framework: 'unsloth' };
+    expect(rollout(unsloth)).toBe(rollout(unsloth, 4));
   });
 });

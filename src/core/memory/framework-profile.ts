@@ -6,7 +6,7 @@ import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/
 import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
-import type { LoraPathCost } from './lora-path-profile.js';
+import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
 import type { DecodeAttentionFamily, UnsplitDecodeWalk } from './unsplit-decode-walk.js';
 import type { RocmBlockFp8Linear, RocmBlockFp8Prefill } from './rocm-block-fp8.js';
@@ -770,6 +770,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   generatesInTrainMode?: boolean;
   /** The trainer's own generate runs the forward its AMP wraps in torch.autocast (time/objective.ts). Absent: not. */
   generateAutocast?: boolean;
+  loraForwardHost?: LoraForwardHost;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

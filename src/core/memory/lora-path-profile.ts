@@ -65,3 +65,15 @@ export interface LoraFillPasses extends Omit<LoraBranchPasses, 'dropoutIn'> {
   dropout: { fwdIn: number; bwdIn: number };
   dropout16: { fwdIn: number; bwdIn: number };
 }
+
+/**
+ * FrameworkProfile.loraForwardHost: host time of one adapted linear's unmerged LoRA forward at a decode step of the
+ * trainer's own generate, in a plain decoder layer's host time (`layers`), measured in an arm that dispatched `kernels`
+ * ops. Where the engine runs PEFT's own forward (no loraForwardOps), its Python beyond those ops (the nn.Module calls,
+ * the adapter loop) adds layers x OPS_PER_LAYER_EAGER - kernels eager ops to each adapted linear (time/objective.ts
+ * trainerGenerateAdapterOps). Absent: the ops alone.
+ */
+export interface LoraForwardHost {
+  layers: number;
+  kernels: number;
+}

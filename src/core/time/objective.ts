@@ -36,7 +36,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
-import { LORA_OPS_PER_LINEAR, type CountFreeWork } from './train-work.js';
+import { LORA_OPS_PER_LINEAR, OPS_PER_LAYER_EAGER, type CountFreeWork } from './train-work.js';
 import { forwardFetchSeconds } from './train-step.js';
 import { autocastCastOps } from './autocast.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
@@ -469,13 +469,22 @@ export function objectiveWork(
  * LoRA forward (a measured build's count, the engine's, or PEFT's lora.Linear.forward), and, where the trainer
  * generates in training mode with LoRA dropout set (FrameworkProfile.generatesInTrainMode; the engine's dropout or
  * the run's, as adapter-path.ts reads it), nn.Dropout's one native_dropout kernel on each adapted linear's input
- * (peft v0.20.0 tuners/lora/bnb.py Linear4bit.forward line 549, layer.py Linear.forward: `lora_B(lora_A(dropout(x)))`).
+ * (peft v0.20.0 tuners/lora/bnb.py Linear4bit.forward line 549, layer.py Linear.forward: `lora_B(lora_A(dropout(x)))`),
+ * and, for PEFT's own forward, the host time of its Python beyond those ops in eager ops
+ * (FrameworkProfile.loraForwardHost: scripts/peft-decode-host.py).
  */
 function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
-  const ops = t.loraForwardOps ?? fw.loraForwardOps ?? LORA_OPS_PER_LINEAR;
+  const own = t.loraForwardOps ?? fw.loraForwardOps;
+  const ops = own ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
-  return ops + (dropout ? 1 : 0) + autocastAdapterCastOps(p, t);
+  // PEFT's own forward: its Python beyond its ops, from its measured host time (FrameworkProfile.loraForwardHost).
+  const host = fw.loraForwardHost;
+  const python =
+    own === undefined && host !== undefined
+      ? Math.max(0, host.layers * OPS_PER_LAYER_EAGER - host.kernels)
+      : 0;
+  return ops + (dropout ? 1 : 0) + python + autocastAdapterCastOps(p, t);
 }
 
 /**

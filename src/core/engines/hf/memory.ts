@@ -1,5 +1,5 @@
 /** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
-import { PEFT_LORA_PATH } from './lora-path.js';
+import { PEFT_GENERATE_LINEAR, PEFT_LORA_PATH } from './lora-path.js';
 import { HF_EAGER_PASSES, hfEagerLayerExtraOps } from './eager-modules.js';
 import {
   UPCAST_LOSS,
@@ -48,6 +48,8 @@ const TRL_TRAINER = {
   // only turns gradient checkpointing off: PEFT's nn.Dropout (peft v0.20.0 tuners/lora/layer.py line 252) stays live.
   // PPO too: trl/experimental/ppo/ppo_trainer.py train() calls model.train() (line 639) before batch_generation.
   generatesInTrainMode: true,
+  // That generate runs PEFT's lora.Linear.forward unmerged at every decode step: its Python around its ops.
+  loraForwardHost: PEFT_GENERATE_LINEAR,
   // TRL v1.6.0 grpo_trainer.py _generate_and_score_completions pads prompt_ids (left) and completion_ids (right) over
   // the process's whole generation batch (`pad(...)`, lines 1891-1910), and _prepare_inputs splits the padded batch into
   // steps_per_generation micro-batches by rows (`split_tensor_dict`, line 1171); _compute_loss concatenates them at that
