@@ -43,10 +43,14 @@ import type { RunPlan } from '../../schema/measured.js';
  *   LitGPT's small-model decode (+19.2%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
  *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 368 rows, p90 0.536 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight, +53.6%, and
- *   vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.6%; just below it ree2raz/inference-bench's
- *   SGLang 0.4.6 on an L4 at 64 in flight, -52.6%; just above it staru09/llm_infra_bench's --enforce-eager Llama-3.1-8B
- *   at 20 in flight on an A100, +53.7%). 0.537 with the bursts timed as a static batch in waves of the pool's count,
+ * - serving: 403 rows, p90 0.508 (GPUStack's quantization study, Qwen3-8B dynamic FP8 in a ShareGPT burst of 1000 on an
+ *   H100 under vLLM 0.9.2, +50.8%; just above it ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight,
+ *   -52.6%; just below it sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%). 0.537 before the 35 rows of
+ *   GPUStack's quantization study and A100 pages, vllm-project/vllm#18725 and vllm-project/vllm#23696 and Marlin's
+ *   large-M GEMMs on an A100 at KernelFamily.sm80PeakShare (vllm-project/vllm#2497), which moved the A100 pages' four
+ *   Marlin bursts from +60..+71% to -0.1..+11.8%; 0.536 at 368 rows (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8
+ *   on MI300X at 16 in flight, +53.6%, and vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.6%).
+ *   0.537 with the bursts timed as a static batch in waves of the pool's count,
  *   before they were run step by step under the engine's token budget (validate-throughput.ts steppedBurstSeconds);
  *   0.536 before the SGLang cookbook's LFM2.5-1.2B rows on H100, H200 and B200, +20.8..+83.2% and -45.6%, and
  *   sgl-project/sglang#32994's W8A8 FP8 one_batch rows, +28.5%, +28.9%; 0.518 before sgl-project/sglang#30812's four
@@ -73,7 +77,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   (+40.3%), Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+37.9%) and RLVR's full-parameter Qwen2.5-0.5B run (+32.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.54, rl: 0.49 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.51, rl: 0.49 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

@@ -83,6 +83,12 @@ interface KernelFamily {
    * whose Hopper kernel differs by engine and version. Absent: the 16-bit GEMM rate.
    */
   hopperPeakShare?: number;
+  /**
+   * The same on compute capability 8.0 (A100, A800, A30), where mma.sync is the card's own tensor-core peak
+   * instruction: the share of the 16-bit peak the kernel's large-M GEMMs reach. Applied where the run names the
+   * kernel, as hopperPeakShare. Absent: the 16-bit GEMM rate.
+   */
+  sm80PeakShare?: number;
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -93,8 +99,8 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     src: 'https://pytorch.org/blog/accelerating-generative-ai-2/',
   },
   // Marlin: "near-optimal ~4x speedups up to batch sizes of 16-32 tokens", and a fused int4 x fp16 GEMM
-  // that never dequantizes to memory, so larger batches run at about fp16 GEMM speed instead of falling off
-  // (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743 Fig. 1).
+  // that never dequantizes to memory (https://github.com/IST-DASLab/marlin; Frantar et al., MARLIN, arXiv:2408.11743
+  // Fig. 1); its large-M rate is held below the 16-bit GEMM's on Hopper and on an A100 (the shares below).
   // On Hopper Marlin keeps its Ampere pipeline (mma.sync, cp.async; README Requirements: "Marlin is not yet
   // optimized for Hopper"; vLLM added Machete, CUTLASS wgmma + TMA, for W4A16 there): it falls short of HBM3's
   // rate. No published figure: 0.72 (8-bit) and 0.57 (4-bit) were worked out from calibration rows
@@ -114,6 +120,12 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // 16,384 tokens in 144.58 ms, 1.154e13 FLOP at 79.8 TFLOPS, 0.54 of the H20's 148 dense BF16 TFLOPS, where a
     // wgmma Triton kernel on the same card runs them in 87.31 ms (https://github.com/flagos-ai/FlagGems/pull/4483).
     hopperPeakShare: 0.54, // Marlin's large-M GEMMs on Hopper, flagos-ai/FlagGems#4483
+    // Above 64 rows Marlin runs its batch-64 kernel once per 64-row block ("for batchsizes > 64, it will just run the
+    // batch 64 kernel repeatedly", IST-DASLab/marlin#2), so a prefill's or a large batch's GEMMs stay at that tile's
+    // rate: IST-DASLab/marlin bench.py on an A100-class card (1,158 GB/s at batch 1, above every other Ampere card's
+    // bandwidth) holds 141.1-141.4 TFLOP/s from batch 128 to 4,000, 0.61-0.74 of torch's fp16 GEMM there
+    // (vllm-project/vllm#2497, resorcap's comment of 2024-01-24): 141.4 of the A100's 312 dense 16-bit TFLOPS.
+    sm80PeakShare: 0.45, // Marlin's large-M GEMMs on an A100, vllm-project/vllm#2497
     // AMD GPUs have no Marlin: the weight-only MXFP4 MoE path on gfx942 is triton_kernels' matmul_ogs (vLLM's ROCm
     // MXFP4 MoE backend without AITER's CK kernels, which need gfx950: vllm/model_executor/layers/quantization/
     // mxfp4.py get_mxfp4_backend). Its decode GEMM of gpt-oss-20b's experts (E 32, K 3072, N 6144, top-4, M 1) takes
@@ -462,11 +474,18 @@ export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): Qua
  */
 export function gemmRate(q: QuantFormat | null, r: GpuRates, named: QuantFormat | null): number {
   if (q === 'cutlass') return r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP;
-  // The named kernel without Hopper's wgmma (KernelFamily.hopperPeakShare) on a compute capability 9.x card.
-  const share = q !== null && q === named ? KERNELS[q].hopperPeakShare : undefined;
-  return share !== undefined && r.cc >= 9 && r.cc < 10
-    ? Math.min(r.gemm16, share * r.peak16)
-    : r.gemm16;
+  // The named kernel without Hopper's wgmma (KernelFamily.hopperPeakShare) on a compute capability 9.x card, or
+  // held below the peak of an 8.0 card's own mma.sync (KernelFamily.sm80PeakShare).
+  const k = q !== null && q === named ? KERNELS[q] : undefined;
+  const share =
+    k === undefined
+      ? undefined
+      : r.cc >= 9 && r.cc < 10
+        ? k.hopperPeakShare
+        : r.cc === 8
+          ? k.sm80PeakShare
+          : undefined;
+  return share !== undefined ? Math.min(r.gemm16, share * r.peak16) : r.gemm16;
 }
 
 /** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
