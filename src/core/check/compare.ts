@@ -69,15 +69,14 @@ import type { RunPlan } from '../../schema/measured.js';
  *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X at 256 in
  *   flight +88%, DeepSeek-V3-0324 FP8 on 8 H20 +58%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token
  *   prompts (-48%).
- * - rl: 34 rows, p90 0.489 (the amirhoseinnaderali-pixel DPO strategy sweep's FSDP step, TinyLlama LoRA on two Kaggle
- *   T4s, +48.9%). The three above it: WYR186/RLVR's TRL 1.6 GRPO of Qwen2.5-7B-Instruct LoRA on a Colab A100 80GB,
- *   transformers generate of 64 completions to a 1,536-token cap (+50.9%), the same sweep's ZeRO-3 step with parameters
- *   offloaded (+103.5%) and jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations (+104.1%);
- *   below it RLVR's Qwen2.5-7B base run at a 1,280-token cap (+46.1%), the probe at 8 generations and a 160-token cap
- *   (+40.3%), Unsloth's FP8 GRPO of Llama-3.2-1B on an L4 (+37.9%) and RLVR's full-parameter Qwen2.5-0.5B run (+32.3%).
+ * - rl: 34 rows, p90 0.379 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +37.9%). The three above it: the
+ *   amirhoseinnaderali-pixel DPO strategy sweep's FSDP step, TinyLlama LoRA on two Kaggle T4s (+48.9%), the same
+ *   sweep's ZeRO-3 step with parameters offloaded (+103.5%) and jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an
+ *   RTX 4090 at 16 generations (+78.9%); below it WYR186/RLVR's full-parameter Qwen2.5-0.5B run (+32.3%) and the
+ *   sweep's two ZeRO-2 steps (-30.9%, -30.7%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.51, rl: 0.49 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.51, rl: 0.38 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
