@@ -10,6 +10,24 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import type { Arch } from '../../src/core/model/index.js';
 import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { inputOf } from './plan-input.js';
+import { buildLaunch } from '../../src/core/launch/index.js';
+import { launchInputOfPlan } from '../../src/commands/launch-run.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { readBack, serveCommands } from './serve-line.js';
+
+/**
+ * The plan launched and read back as `estimate --from serve.sh` reads it: its llama-server flags, and the
+ * options and device bytes of the read-back estimate.
+ */
+function launchedBack(p: Plan, arch: Arch, ref: string) {
+  const x = launchInputOfPlan(p, arch, ref);
+  const sh = String(buildLaunch(x).files.find((f) => f.path === 'serve.sh')!.content);
+  const back = readBack(sh).flags;
+  const o = withEngineDefaults(optionsFromFlags(back), back);
+  const device = buildEstimate(arch, o, findGpu(p.hardware.gpuId)).perGpu.deviceBytes;
+  return { flags: serveCommands(sh)[0]!, o, device };
+}
 
 /** `estimate`'s per-GPU device bytes for the plan's options with `set` applied, on its GPU. */
 const deviceAt = (arch: Arch, p: Plan, set: Partial<EstimateOptions>) =>
@@ -42,6 +60,11 @@ describe('llama.cpp -ngl searched exactly', () => {
     expectMaximal(best, input.arch, input.scenario.limits.memoryMargin);
     // Every partial offload the plan ranks is the most its GPU holds: none repeats a configuration one layer down.
     for (const p of r.plans) expectMaximal(p, input.arch, input.scenario.limits.memoryMargin);
+    // launch writes -ngl 43 and --from reads it back to the same estimate.
+    const back = launchedBack(best, input.arch, 'meta-llama/Llama-3.1-70B-Instruct');
+    expect(back.flags['-ngl']).toBe('43');
+    expect(back.o.gpuLayers).toBe(43);
+    expect(back.device).toBe(best.memory.deviceBytes);
   });
 
   it('gpt-oss-120b on one 24 GB card: every -ngl and --n-cpu-moe plan is the most that fits', () => {
@@ -55,5 +78,10 @@ describe('llama.cpp -ngl searched exactly', () => {
     );
     expect(partial.some((p) => p.options.cpuMoeLayers !== undefined)).toBe(true);
     for (const p of partial) expectMaximal(p, input.arch, input.scenario.limits.memoryMargin);
+    const moe = partial.find((p) => p.options.cpuMoeLayers !== undefined)!;
+    const back = launchedBack(moe, input.arch, 'openai/gpt-oss-120b');
+    expect(back.flags['--n-cpu-moe']).toBe(String(moe.options.cpuMoeLayers));
+    expect(back.o.cpuMoeLayers).toBe(moe.options.cpuMoeLayers);
+    expect(back.device).toBe(moe.memory.deviceBytes);
   });
 });
