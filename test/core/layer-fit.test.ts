@@ -92,11 +92,23 @@ describe('the chosen counts are maximal by estimate (property)', () => {
             capacities: [cap],
           };
           const fits = (set: Partial<EstimateOptions>) => deviceAt(arch, o, gpu, set) <= cap;
+          // The prefill (time to first token) and the decode step, each never shorter with fewer layers on the GPU.
+          const timesOf = (set: Partial<EstimateOptions>) => {
+            const t = buildEstimate(arch, { ...o, ...set }, gpu).time!;
+            return [t.ttftSeconds!, t.stepSeconds];
+          };
+          const noSlower = (a: Partial<EstimateOptions>, b: Partial<EstimateOptions>) => {
+            const [x, y] = [timesOf(a), timesOf(b)];
+            expect(x[0]).toBeLessThanOrEqual(y[0]!);
+            expect(x[1]).toBeLessThanOrEqual(y[1]!);
+          };
           const ngl = gpuLayerCounts(arch, o, space);
           expect(ngl.length).toBeLessThanOrEqual(1);
           if (ngl.length === 1) {
             const n = ngl[0]!;
             expect(fits({ gpuLayers: n })).toBe(true);
+            // Only the largest count is searched: one layer fewer on the same GPU is never faster.
+            if (n > 1) noSlower({ gpuLayers: n }, { gpuLayers: n - 1 });
             // n + 1 = L + 1 is every layer and the output layer: the plain plan, which does not fit.
             expect(fits({ gpuLayers: n + 1 })).toBe(false);
           } else expect(fits({}) || !fits({ gpuLayers: 1 })).toBe(true);
@@ -105,6 +117,7 @@ describe('the chosen counts are maximal by estimate (property)', () => {
             const n = moe[0]!;
             expect(fits({ cpuMoeLayers: n })).toBe(true);
             expect(fits({ cpuMoeLayers: n - 1 })).toBe(false);
+            noSlower({ cpuMoeLayers: n }, { cpuMoeLayers: n + 1 });
           }
         },
       ),
