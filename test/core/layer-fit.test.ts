@@ -9,7 +9,7 @@ import { loadedLayers } from '../../src/core/memory/setup.js';
 import {
   cpuMoeCounts,
   gpuLayerCounts,
-  largestFitting,
+  largestUnder,
   type LayerFitSpace,
 } from '../../src/core/plan/layer-fit.js';
 import { MiB } from '../../src/core/units.js';
@@ -29,22 +29,35 @@ const deviceAt = (arch: Arch, o: EstimateOptions, gpu: Gpu, set: Partial<Estimat
 
 const layersOf = (arch: Arch) => loadedLayers(arch, FRAMEWORKS['llama.cpp']);
 
-describe('largestFitting', () => {
-  it('is the largest n in [lo, hi] that fits a monotone predicate, lo - 1 when none does', () => {
+describe('largestUnder', () => {
+  it('is the largest n in [lo, hi] whose growing value is at most the cap, lo - 1 when none is', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 0, max: 200 }),
-        fc.integer({ min: -5, max: 210 }),
-        (lo, span, edge) => {
-          const hi = lo + span;
+        fc.array(fc.nat({ max: 1000 }), { minLength: 1, maxLength: 200 }),
+        fc.integer({ min: -10, max: 100_000 }),
+        (lo, steps, cap) => {
+          // value(lo + i): a running sum of non-negative steps (any growing shape, flat runs included).
+          const values: number[] = [];
+          for (const x of steps) values.push((values.at(-1) ?? 0) + x);
+          const hi = lo + values.length - 1;
           let calls = 0;
-          const n = largestFitting(lo, hi, (k) => (calls++, k <= edge));
-          expect(n).toBe(Math.max(lo - 1, Math.min(hi, edge)));
-          expect(calls).toBeLessThanOrEqual(Math.ceil(Math.log2(span + 2)) + 1);
+          const value = (n: number) => (calls++, values[n - lo]!);
+          const n = largestUnder(lo, hi, value, cap);
+          let want = lo - 1;
+          for (let k = lo; k <= hi; k++) if (values[k - lo]! <= cap) want = k;
+          expect(n).toBe(want);
+          // Two ends, then at most two calls per halving of the bracket.
+          expect(calls).toBeLessThanOrEqual(2 + 2 * Math.ceil(Math.log2(values.length + 1)));
         },
       ),
     );
+  });
+  it('finds the count of a linear value in two calls besides the ends', () => {
+    let calls = 0;
+    const n = largestUnder(1, 81, (k) => (calls++, 1e9 + k * 5.4e8), 24.4e9);
+    expect(n).toBe(43);
+    expect(calls).toBeLessThanOrEqual(4);
   });
 });
 
@@ -90,6 +103,7 @@ describe('the chosen counts are maximal by estimate (property)', () => {
             layers: L,
             pipelines: [1],
             capacities: [cap],
+            evaluations: 0,
           };
           const fits = (set: Partial<EstimateOptions>) => deviceAt(arch, o, gpu, set) <= cap;
           // The prefill (time to first token) and the decode step, each never shorter with fewer layers on the GPU.

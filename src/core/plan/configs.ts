@@ -98,7 +98,8 @@ export function layerFitSpace(
   const pipelines = [1];
   for (const c of counts)
     if (c > 1 && pipelineParallelisms(c, depth, s.search.pp).includes(c)) pipelines.push(c);
-  return { engine, layers, pipelines, capacities: [...new Set(capacities)].sort((a, b) => a - b) };
+  const distinct = [...new Set(capacities)].sort((a, b) => a - b);
+  return { engine, layers, pipelines, capacities: distinct, evaluations: 0 };
 }
 
 /** KV cache dtypes a serving job searches: fp8 beside the model dtype where an engine searched has one (searchesFp8Kv). */

@@ -1,6 +1,6 @@
 /**
  * llama.cpp's `-ngl` and `--n-cpu-moe` searched exactly: per configuration, the most layers on the GPU (and the
- * fewest layers' experts in host RAM) that fit each GPU memory the hardware offers, found by bisection over the
+ * fewest layers' experts in host RAM) that fit each GPU memory the hardware offers, found by searching the
  * memory model. llama.cpp takes any layer count (common/arg.cpp `--gpu-layers N`, `--n-cpu-moe N` at 25d5b0c5), and
  * its own fitting (common_params_fit_impl, common/fit.cpp at 6d0892ba, https://github.com/ggml-org/llama.cpp/blob/
  * 6d0892ba065b38ee790b825fdc8fb8e2c453e6dd/common/fit.cpp) narrows n_gpu_layers (output layer counted) by false
@@ -27,19 +27,46 @@ export interface LayerFitSpace {
   pipelines: readonly number[];
   /** Bytes per GPU each GPU option offers to the plan (its memory less the scenario's memoryMargin), distinct. */
   capacities: readonly number[];
+  /** Memory estimates the search has made (counted into the plan's `searched.memoryEvaluations`). */
+  evaluations: number;
 }
 
 /**
- * The largest n in [lo, hi] with `fits(n)`, where `fits` holds up to some n and not past it (monotone); lo - 1 when
- * none does. Bisection: log2(hi - lo + 2) calls of `fits`.
+ * The largest n in [lo, hi] with `value(n) <= cap`, where `value` grows with n; lo - 1 when none is. The ends first
+ * (callers share them between capacities), then the method of false position, as llama.cpp's fitting narrows
+ * n_gpu_layers (common/fit.cpp at 6d0892ba: "interpolate the memory use / layer between low and high linearly to
+ * get a guess where it meets our target"), until the fitting and the failing bound are one apart. A guess that does
+ * not halve the bracket is followed by a bisection step, so a value far from linear costs at most about twice the
+ * calls of bisection; a near-linear one (memory against layers) costs two or three besides the ends.
  */
-export function largestFitting(lo: number, hi: number, fits: (n: number) => boolean): number {
-  let ok = lo - 1;
-  let bad = hi + 1;
+export function largestUnder(
+  lo: number,
+  hi: number,
+  value: (n: number) => number,
+  cap: number,
+): number {
+  let okV = value(lo);
+  if (okV > cap) return lo - 1;
+  let badV = value(hi);
+  if (badV <= cap) return hi;
+  let ok = lo;
+  let bad = hi;
+  let bisect = false;
   while (bad - ok > 1) {
-    const mid = ok + Math.floor((bad - ok) / 2);
-    if (fits(mid)) ok = mid;
-    else bad = mid;
+    const width = bad - ok;
+    const guess = bisect
+      ? ok + Math.floor(width / 2)
+      : ok + Math.floor(((cap - okV) * width) / (badV - okV));
+    const n = Math.min(bad - 1, Math.max(ok + 1, guess));
+    const v = value(n);
+    if (v <= cap) {
+      ok = n;
+      okV = v;
+    } else {
+      bad = n;
+      badV = v;
+    }
+    bisect = !bisect && bad - ok > width / 2;
   }
   return ok;
 }
@@ -52,7 +79,7 @@ export function largestFitting(lo: number, hi: number, fits: (n: number) => bool
 function deviceBytesAt(
   arch: Arch,
   o: EstimateOptions,
-  engine: Engine,
+  space: LayerFitSpace,
   pp: number,
   set: Partial<EstimateOptions>,
 ): number {
@@ -67,9 +94,12 @@ function deviceBytesAt(
       optimizerInBackward: false,
       liger: false,
     },
-    engine,
+    space.engine,
   );
-  return memorySurface(arch, opts).at(o.batch, 1).deviceBytes;
+  const surface = memorySurface(arch, opts);
+  const device = surface.at(o.batch, 1).deviceBytes;
+  space.evaluations += surface.evaluations;
+  return device;
 }
 
 /**
@@ -85,12 +115,11 @@ export function gpuLayerCounts(arch: Arch, o: EstimateOptions, space: LayerFitSp
     // n = L + 1 is every layer and the output layer (llama-model.cpp: n_gpu_layers > n_layer).
     const at = (n: number) => {
       let d = device.get(n);
-      if (d === undefined)
-        device.set(n, (d = deviceBytesAt(arch, o, space.engine, pp, { gpuLayers: n })));
+      if (d === undefined) device.set(n, (d = deviceBytesAt(arch, o, space, pp, { gpuLayers: n })));
       return d;
     };
     for (const cap of space.capacities) {
-      const n = largestFitting(1, L + 1, (k) => at(k) <= cap);
+      const n = largestUnder(1, L + 1, at, cap);
       if (n >= 1 && n <= L) out.add(n);
     }
   }
@@ -110,12 +139,12 @@ export function cpuMoeCounts(arch: Arch, o: EstimateOptions, space: LayerFitSpac
     const at = (n: number) => {
       let d = device.get(n);
       if (d === undefined)
-        device.set(n, (d = deviceBytesAt(arch, o, space.engine, pp, { cpuMoeLayers: n })));
+        device.set(n, (d = deviceBytesAt(arch, o, space, pp, { cpuMoeLayers: n })));
       return d;
     };
     for (const cap of space.capacities) {
       // Fits from some count of host-held layers up: the largest k = L - n that fits, n from 0 to L.
-      const k = largestFitting(0, L, (j) => at(L - j) <= cap);
+      const k = largestUnder(0, L, (j) => at(L - j), cap);
       const n = L - k;
       if (k >= 0 && n >= 1) out.add(n);
     }

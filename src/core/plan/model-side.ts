@@ -127,12 +127,15 @@ export function modelSideOf(
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores, fp8Cores, fit);
   const variants = variantsOf(s, arch, appleGpus);
+  const built = buildRows(s, arch, bases, counts, variants, pause, shared?.views);
+  // The layer search's estimates count with the rows' (searched.memoryEvaluations).
+  if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;
   const side = {
     bases,
     all,
     counts,
     variants,
-    built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
+    built,
     memo: shared?.views
       ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
       : newSearchMemo(),
