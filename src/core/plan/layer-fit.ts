@@ -8,8 +8,7 @@
  * still fits" each device's free memory less a margin; for an MoE model it first fits the layers with their experts
  * on the host, then turns those back into full layers while they fit. The planner asks the same of its memory model
  * against the scenario's memoryMargin. Fewer layers on the same GPU are never faster (more run from host RAM) and hold
- * more host
- * RAM, so only the largest fitting count is a candidate for that GPU memory.
+ * more host RAM, so only the largest fitting count is a candidate for that GPU memory.
  */
 import type { Arch } from '../model/arch.js';
 import type { Engine } from '../../schema/engine.js';
