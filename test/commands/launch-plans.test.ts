@@ -293,6 +293,8 @@ function checkPlan(plan: Plan, files: Record<string, unknown>): void {
       const layers = plan.options.gpuLayers;
       for (const f of cmds) {
         if (layers !== undefined) expect(f['-ngl']).toBe(String(layers));
+        const cpuMoe = plan.options.cpuMoeLayers;
+        expect(f['--n-cpu-moe']).toBe(cpuMoe === undefined ? undefined : String(cpuMoe));
         expect(f['-np']).toBe(String(o.batch));
         expect(f['-c']).toBe(String(o.seq * o.batch));
         expect(f['-ctk']).toBe(o.kvCacheDtype === 'fp8' ? 'q8_0' : 'f16');

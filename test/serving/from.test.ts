@@ -42,6 +42,7 @@ const KEYS = [
   'gpus',
   'kvCacheDtype',
   'prefixCacheFraction',
+  'cpuMoeLayers',
 ] as const;
 
 const CASES: [string, string, Record<string, unknown>][] = [
@@ -66,6 +67,13 @@ const CASES: [string, string, Record<string, unknown>][] = [
     { framework: 'llama.cpp', weights: 'q4_k_m', pp: 2, gpus: 4, 'kv-cache-dtype': 'fp8' },
   ],
   ['qwen2.5-7b', 'rtx-4090', { framework: 'llama.cpp', weights: 'q8_0', 'prefix-cache': 0.5 }],
+  // Counts the exact search picks (plan/layer-fit.ts), off any grid of the layers.
+  [
+    'llama-3.1-70b',
+    'rtx-4090',
+    { framework: 'llama.cpp', weights: 'q4_k_m', 'gpu-layers': 43, 'kv-cache-dtype': 'fp8' },
+  ],
+  ['gpt-oss-120b', 'rtx-4090', { framework: 'llama.cpp', weights: 'mxfp4', 'n-cpu-moe': 31 }],
 ];
 
 describe('serve.sh read back with --from', () => {

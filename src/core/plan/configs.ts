@@ -28,8 +28,10 @@ import {
   microBatches,
   nativeWeights,
   optimizers,
+  pipelineParallelisms,
   weightDtypes,
 } from './candidates.js';
+import { cpuMoeCounts, gpuLayerCounts, type LayerFitSpace } from './layer-fit.js';
 import { GiB } from '../units.js';
 import { growableCopy } from './grow-copy.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
@@ -72,37 +74,32 @@ export const givenHostRamBytes = (s: Scenario): number | null =>
 export const hostRamLimit = (given: number | null, gpuBytes: number, gpusOnNode: number): number =>
   given ?? defaultHostRamBytes(gpuBytes * gpusOnNode);
 
-// llama.cpp's -ngl searched as eighths of the layers (the most that fits ranks fastest), besides all of them.
-const GPU_LAYER_EIGHTHS = [7, 6, 5, 4, 3, 2, 1];
-
 /** Whether the search has an engine that splits layers between GPU and host (llama.cpp's -ngl). */
 const layerOffloader = (s: Scenario): Engine | undefined =>
   searchedEngines(s).find((e) => FRAMEWORKS[ENGINE_PROFILES[e].framework].layerOffload === true);
 export const searchesLayerOffload = (s: Scenario): boolean => layerOffloader(s) !== undefined;
 
 /**
- * The `--gpu-layers` values a serving job searches: all layers (undefined), then eighths (layer offload only) of
- * the layers of the model as the layer-offload engine loads it (a tower in a file of its own is no layer of it).
+ * What the exact `-ngl` / `--n-cpu-moe` search reads (layer-fit.ts) for a serving job with a layer-offload engine
+ * searched, on GPU options of `capacities` bytes each (memory less the margin): the layers of the model as that
+ * engine loads it (a tower in a file of its own is no layer of it) and its pipeline degrees over `counts` (one
+ * llama-server over all of a count's GPUs, as rows.ts layoutsOf lays them out); null otherwise.
  */
-function gpuLayerChoices(s: Scenario, arch: Arch): (number | undefined)[] {
-  const e = layerOffloader(s);
-  if (s.job.kind !== 'inference' || e === undefined) return [undefined];
-  const layers = loadedLayers(arch, FRAMEWORKS[ENGINE_PROFILES[e].framework]);
-  if (layers < 8) return [undefined];
-  return [undefined, ...GPU_LAYER_EIGHTHS.map((k) => Math.round((layers * k) / 8))];
-}
-
-/**
- * The `--n-cpu-moe` values a serving job searches on an MoE model (every layer on the GPU, the routed experts of the
- * first N layers in host RAM: llama.cpp common/arg.cpp at 25d5b0c5): eighths of the layers as -ngl's, up to all of
- * them (`--cpu-moe`'s effect). None where no layer-offload engine is searched or the model has no routed experts.
- */
-function cpuMoeChoices(s: Scenario, arch: Arch): number[] {
-  const e = layerOffloader(s);
-  if (s.job.kind !== 'inference' || e === undefined || routedExperts(arch) <= 1) return [];
-  const layers = loadedLayers(arch, FRAMEWORKS[ENGINE_PROFILES[e].framework]);
-  if (layers < 8) return [];
-  return [8, ...GPU_LAYER_EIGHTHS].map((k) => Math.round((layers * k) / 8)).reverse();
+export function layerFitSpace(
+  s: Scenario,
+  arch: Arch,
+  counts: readonly number[],
+  capacities: readonly number[],
+): LayerFitSpace | null {
+  const engine = layerOffloader(s);
+  if (s.job.kind !== 'inference' || engine === undefined || capacities.length === 0) return null;
+  const layers = loadedLayers(arch, FRAMEWORKS[ENGINE_PROFILES[engine].framework]);
+  const depth = arch.groups.reduce((a, g) => a + g.count, 0);
+  const pipelines = [1];
+  for (const c of counts)
+    if (c > 1 && pipelineParallelisms(c, depth, s.search.pp).includes(c)) pipelines.push(c);
+  const distinct = [...new Set(capacities)].sort((a, b) => a - b);
+  return { engine, layers, pipelines, capacities: distinct, evaluations: 0 };
 }
 
 /** KV cache dtypes a serving job searches: fp8 beside the model dtype where an engine searched has one (searchesFp8Kv). */
@@ -113,38 +110,35 @@ function kvCacheDtypesOf(s: Scenario): KvCacheDtype[] {
 
 /**
  * `fp4Cores`: the scenario's hardware includes a Blackwell GPU (NVFP4 searched: candidates.ts; MXFP8 training);
- * `fp8Cores`: a GPU with FP8 tensor cores (FP8 training searched).
+ * `fp8Cores`: a GPU with FP8 tensor cores (FP8 training searched); `fit`: the exact layer-offload search's space
+ * (layerFitSpace), null where none is searched.
  */
 export function baseConfigs(
   s: Scenario,
   arch: Arch,
   fp4Cores = false,
   fp8Cores = false,
+  fit: LayerFitSpace | null = null,
 ): BaseConfig[] {
-  const out: BaseConfig[] = [];
-  for (const gpuLayers of gpuLayerChoices(s, arch))
-    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true)) {
-      if (gpuLayers === undefined) {
-        out.push(b);
-        continue;
-      }
-      // Only GGUF weights run on llama.cpp: other dtypes would only add rows no engine runs.
+  const out = baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true);
+  // llama.cpp's -ngl and --n-cpu-moe: per configuration, the most layers on the GPU (the fewest layers' experts on
+  // the host, every layer on the GPU) that fit each GPU memory searched (layer-fit.ts), after every plain one. GGUF
+  // weights only: other dtypes would only add rows no engine runs. An fp8 KV cache rides along: llama.cpp writes it
+  // as q8_0 (engines/llama-cpp/kernels.ts).
+  if (fit) {
+    const moe = routedExperts(arch) > 1;
+    for (const b of [...out]) {
       if (!isGguf(b.options.weights) && b.options.weights !== 'fp16') continue;
-      // An fp8 KV cache rides along: llama.cpp writes it as q8_0 (engines/llama-cpp/kernels.ts).
-
-      out.push({
-        options: { ...b.options, gpuLayers },
-        idPart: `${b.idPart}/ngl${gpuLayers}`,
-      });
+      for (const gpuLayers of gpuLayerCounts(arch, b.options, fit))
+        out.push({ options: { ...b.options, gpuLayers }, idPart: `${b.idPart}/ngl${gpuLayers}` });
+      if (moe)
+        for (const cpuMoeLayers of cpuMoeCounts(arch, b.options, fit))
+          out.push({
+            options: { ...b.options, cpuMoeLayers },
+            idPart: `${b.idPart}/ncmoe${cpuMoeLayers}`,
+          });
     }
-  // Experts on the host, every layer on the GPU (-ngl all): GGUF weights only, as -ngl's partial layers.
-  for (const cpuMoeLayers of cpuMoeChoices(s, arch))
-    for (const b of baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true))
-      if (isGguf(b.options.weights) || b.options.weights === 'fp16')
-        out.push({
-          options: { ...b.options, cpuMoeLayers },
-          idPart: `${b.idPart}/ncmoe${cpuMoeLayers}`,
-        });
+  }
   // One LoRA target list for the plan and its files (every linear layer where module names are unknown).
   for (const b of out) b.options = launchedLoraOptions(arch, b.options);
   const spec = searchedSpeculation(s, arch);

@@ -1,6 +1,7 @@
 /**
- * The model side of a search: its configurations, engine variants and rows with their memory, none of which
- * reads a GPU option (plan.ts). Searches of one scenario object and model over different GPU options (a
+ * The model side of a search: its configurations, engine variants and rows with their memory, which read of the
+ * GPU options only their tensor-core formats and, where llama.cpp's layer offload is searched, their memories
+ * (plan.ts). Searches of one scenario object and model over different GPU options (a
  * serving fleet plans each GPU source apart: plan-fleet.ts) share them through a ModelSides memo.
  */
 import type { Arch } from '../model/arch.js';
@@ -9,6 +10,7 @@ import { gpuCounts } from './candidates.js';
 import {
   baseConfigs,
   float8Searched,
+  layerFitSpace,
   variantsOf,
   type BaseConfig,
   type Variant,
@@ -30,9 +32,10 @@ export interface ModelSide {
 }
 
 /**
- * Model sides made for one scenario and model, by whether the hardware has FP4 cores (the one thing of the
- * hardware the configurations read: candidates.ts hasFp4Cores). A search reads a model side and never writes
- * it, except rows written on first read (MemTable.deferred), which are the same whoever writes them.
+ * Model sides made for one scenario and model, by what of the hardware the configurations read: whether it has
+ * FP4 cores (candidates.ts hasFp4Cores) and FP8 cores, and, where llama.cpp's layer offload is searched, its GPU
+ * memories (layer-fit.ts). A search reads a model side and never writes it, except rows written on first read
+ * (MemTable.deferred), which are the same whoever writes them.
  */
 export interface ModelSides {
   scenario: Scenario;
@@ -105,28 +108,34 @@ export function modelSideOf(
   memo: ModelSides | undefined,
   fp8Cores = false,
   appleGpus = false,
+  capacities: readonly number[] = [],
 ): ModelSide {
   // The configurations read FP8 cores only through the FP8 training formats searched (configs.ts
   // float8Searched): hardware that differs in FP8 cores alone (a serving fleet's sources) shares a model side.
   // Apple GPUs among the hardware keep the rows without Liger that its twin would drop (configs.ts variantsOf).
-  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}`;
+  // The exact layer-offload search reads the GPU memories (layer-fit.ts): hardware of other memories gets its own.
+  const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
+  const maxGpus = s.limits.maxGpus ?? Infinity;
+  const counts = all.filter((c) => c <= maxGpus);
+  const fit = layerFitSpace(s, arch, counts, capacities);
+  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const shared =
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo
       : undefined;
   const known = shared?.byCores.get(cores);
   if (known) return known;
-  const bases = baseConfigs(s, arch, fp4Cores, fp8Cores);
-  const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
-  const maxGpus = s.limits.maxGpus ?? Infinity;
-  const counts = all.filter((c) => c <= maxGpus);
+  const bases = baseConfigs(s, arch, fp4Cores, fp8Cores, fit);
   const variants = variantsOf(s, arch, appleGpus);
+  const built = buildRows(s, arch, bases, counts, variants, pause, shared?.views);
+  // The layer search's estimates count with the rows' (searched.memoryEvaluations).
+  if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;
   const side = {
     bases,
     all,
     counts,
     variants,
-    built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
+    built,
     memo: shared?.views
       ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
       : newSearchMemo(),

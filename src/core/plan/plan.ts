@@ -8,6 +8,7 @@
  * one comparison. The hot loop allocates nothing per pruned candidate: reasons are counted by code.
  */
 import { hasFp4Cores } from './candidates.js';
+import { MiB } from '../units.js';
 import { modelSideOf } from './model-side.js';
 import { REASON, idleReason, makeContext } from './context.js';
 import { runLoop } from './loop.js';
@@ -41,7 +42,18 @@ function search(input: PlanInput) {
   const fp4Cores = input.hardware.some((h) => hasFp4Cores(h.gpu.computeCapability));
   const fp8Cores = input.hardware.some((h) => h.gpu.supportsFp8 === true);
   const appleGpus = input.hardware.some((h) => h.gpu.vendor === 'apple');
-  const side = modelSideOf(s, arch, fp4Cores, input.pause, input.modelSides, fp8Cores, appleGpus);
+  // What each GPU option offers the plan (context.ts hwTableOf capBytes): the exact -ngl search fits to it.
+  const capacities = input.hardware.map((h) => h.gpu.memoryMiB * MiB * (1 - s.limits.memoryMargin));
+  const side = modelSideOf(
+    s,
+    arch,
+    fp4Cores,
+    input.pause,
+    input.modelSides,
+    fp8Cores,
+    appleGpus,
+    capacities,
+  );
   const { bases, built, variants, memo } = side;
   const ctx = makeContext(input, bases, built.rows, built.mem, variants, memo);
   let fastest = Infinity;
