@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
+import { groupedRowBytes } from '../../src/core/time/grouped-mm.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -40,8 +41,12 @@ describe('MoE dispatch per model class', () => {
     const m = modelFacts(arch);
     const t = defaultTimeOptions(1);
     const eager = qlora('hf');
-    const extra = (o: typeof eager) =>
-      trainWork(m, o, t).fwdElemBytes - trainWork(m, o, t, 'grouped').fwdElemBytes;
+    // Against the grouped dispatch less its own wrapper's routed-row passes (grouped-mm.ts groupedRowBytes).
+    const grouped = (o: typeof eager) => {
+      const g = trainWork(m, o, t, 'grouped');
+      return g.fwdElemBytes - groupedRowBytes(m, o, g.tokens, m.layers, true);
+    };
+    const extra = (o: typeof eager) => trainWork(m, o, t).fwdElemBytes - grouped(o);
     // bf16: 2 bytes; 2,048 tokens; every MoE layer.
     const perToken = (hidden: number, act: number) =>
       hidden * m.experts * m.hidden + act * (m.experts - m.topK) * m.expertFfn;

@@ -58,3 +58,23 @@ export function groupedMmWork(
     groups: m.experts / Math.max(1, o.ep ?? 1),
   };
 }
+
+/**
+ * Forward bytes of the grouped experts' wrapper outside its matmuls, on this rank (profile `torchGroupedMm.rowPasses`:
+ * hidden-wide passes per routed row, plus the top-k sum's one write a token): transformers 5 gathers, sorts, scales,
+ * unsorts and sums every routed row around the two grouped calls. The step prices it as elementwise traffic
+ * (backward twice the forward's). 0 for other dispatches or engines that do not count it.
+ */
+export function groupedRowBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  tokens: number,
+  layersHere: number,
+  grouped: boolean,
+): number {
+  const passes = FRAMEWORKS[o.framework].torchGroupedMm?.rowPasses;
+  if (passes === undefined || !grouped || m.experts <= 1 || m.moeLayers === 0) return 0;
+  const layers = (m.moeLayers * layersHere) / m.layers;
+  const elem = o.compute === 'fp32' ? 4 : 2;
+  return tokens * (passes * m.topK + 1) * m.hidden * elem * layers;
+}

@@ -22,7 +22,7 @@ import { adapterPathWork, textLora } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
 import { kbitStreamCastBytes, kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
-import { groupedMmWork } from './grouped-mm.js';
+import { groupedMmWork, groupedRowBytes } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
@@ -740,9 +740,9 @@ function expertWork(
       : denseLoop
         ? denseLoopBwdBytes(m, o, w.tokens, w.tp, layers)
         : 0,
-    denseElemBytes: dense
+    denseElemBytes: dense // grouped: the wrapper's row passes (grouped-mm.ts groupedRowBytes)
       ? denseMoeElemBytes(m, o, w.compiled, w.tokens, w.tp, layers, denseLoop)
-      : 0,
+      : groupedRowBytes(m, o, w.tokens, w.layersHere, dispatch === 'grouped'),
     dispatch,
     hit,
     delta,

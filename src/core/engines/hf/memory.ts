@@ -58,6 +58,15 @@ const TRL_TRAINER = {
   grpoPadsGenerationBatch: true,
 } as const satisfies Partial<FrameworkProfile>;
 
+// transformers 5's grouped_mm_experts_forward (src/transformers/integrations/moe.py @8b584a67, the HF_PINS build) moves
+// each routed row (S = tokens x top-k rows of the hidden size) outside its two grouped matmuls: the gather
+// `hidden_states[token_idx]` (read, write), the sort `selected_hidden_states[perm]` (read, write), the routing-weight
+// multiply (read, write), the unsort `out_per_sample_g[inv_perm]` (read, write) and the `view(...).sum(dim=1)` over
+// top-k (read): 9 hidden-wide passes a routed row in forward, plus the sum's one write a token (time/grouped-mm.ts).
+// Their backward (index_put_ accumulations, the expand of the sum) is about twice that, as the step prices
+// elementwise traffic.
+const HF_GROUPED_EXPERTS_ROW_PASSES = 9;
+
 export const HF_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
   id: 'hf',
@@ -156,7 +165,7 @@ export const HF_MEMORY: FrameworkProfile = {
   unquantizedExperts: HF_BNB_WEIGHTS,
   // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
   // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
-  torchGroupedMm: { loraCalls: 0 },
+  torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES },
   // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
   loraPath: PEFT_LORA_PATH,
   // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
@@ -330,7 +339,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   expertAdapters: 'param-wrapper',
   peftV5Remap: true, // as HF_MEMORY: PEFT 0.21.2's remap of v4-style targets on transformers 5 MoE models
   unquantizedExperts: HF_BNB_WEIGHTS, // as HF_MEMORY: transformers 5's bnb integration quantizes nn.Linear only
-  torchGroupedMm: { loraCalls: 0 }, // as HF_MEMORY: transformers 5's torch._grouped_mm experts
+  torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES }, // as HF_MEMORY
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's

@@ -1,0 +1,57 @@
+/**
+ * transformers 5's grouped_mm_experts_forward (integrations/moe.py @8b584a67) gathers, sorts, scales, unsorts and sums
+ * every routed row around its two grouped matmuls: 9 hidden-wide passes a routed row in forward plus the top-k sum's
+ * write a token (engines/hf/memory.ts, time/grouped-mm.ts groupedRowBytes). Engines whose grouped experts are other
+ * code (Unsloth's grouped_mm backend, torchtitan) do not count it, nor does the per-expert loop.
+ */
+import { describe, expect, it } from 'vitest';
+import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
+import { groupedRowBytes } from '../../src/core/time/grouped-mm.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const full = (framework: string) =>
+  optionsFromFlags({
+    method: 'full',
+    weights: 'bf16',
+    'optimizer-states': 'bf16',
+    batch: 1,
+    seq: 4096,
+    checkpointing: 'full',
+    attention: 'sdpa',
+    zero: 3,
+    gpus: 8,
+    framework,
+    gpu: 'h100-sxm',
+  });
+
+describe("transformers 5's grouped experts: the wrapper's routed-row traffic", () => {
+  const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+
+  it('counts 9 passes a routed row and one a token, over every MoE layer (Qwen3-30B-A3B, 4,096 tokens)', () => {
+    const bytes = groupedRowBytes(m, full('hf-fsdp'), 4096, m.layers, true);
+    expect(bytes).toBe(4096 * (9 * m.topK + 1) * m.hidden * 2 * m.moeLayers);
+    // 48 layers x 4,096 tokens x (9 x 8 + 1) x 2,048 x 2 bytes: about 58.8 GB a forward.
+    expect(bytes / 1e9).toBeCloseTo(58.8, 0);
+  });
+
+  it('none for the per-expert loop, for a dense model, or for an engine whose grouped experts are other code', () => {
+    expect(groupedRowBytes(m, full('hf-fsdp'), 4096, m.layers, false)).toBe(0);
+    const dense = modelFacts(resolveModel('qwen3-8b'));
+    expect(groupedRowBytes(dense, full('hf-fsdp'), 4096, dense.layers, true)).toBe(0);
+    expect(groupedRowBytes(m, full('unsloth'), 4096, m.layers, true)).toBe(0);
+  });
+
+  it("adds to the step's elementwise traffic, so the H100 FSDP step is slower with it", () => {
+    const o = full('hf-fsdp');
+    const t = defaultTimeOptions(1);
+    const w = trainWork(m, o, t);
+    const h100 = gpuRates(findGpu('h100-sxm'), t);
+    const withRows = trainStep(w, h100);
+    const rows = groupedRowBytes(m, o, w.tokens, m.layers, true);
+    const without = trainStep({ ...w, fwdElemBytes: w.fwdElemBytes - rows }, h100);
+    expect(withRows).toBeGreaterThan(without);
+  });
+});
