@@ -232,8 +232,9 @@ export const qkNormKernelCount = (
  * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
  * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. A hybrid model's recurrent layers,
  * gated attention layers and MoE calls, and a sparse-attention model's indexers, where the engine's count for its type
- * gives them. Where the engine runs the experts through TensorRT-LLM's MoE (16-bit unless the build ran Triton's, TimeOptions.tritonMoe16; MXFP4), its kernels'
- * difference from the Triton chain per MoE layer; at NVFP4, each layer's activation quantizations.
+ * gives them. Where the engine runs the experts through TensorRT-LLM's MoE (16-bit unless the build ran Triton's,
+ * TimeOptions.tritonMoe16; MXFP4), its kernels' difference from the Triton chain per MoE layer; at NVFP4, each layer's
+ * activation quantizations.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
