@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
   SGLANG_GFX942_DEEPSEEK_KERNELS as A,
+  SGLANG_GFX942_DSA_KERNELS as D,
   SGLANG_MINIMAX_M2_KERNELS as M,
   SGLANG_QWEN3_NEXT_KERNELS as N,
   SGLANG_SM100_DEEPSEEK_KERNELS as K,
@@ -75,6 +76,31 @@ describe("SGLang's DeepSeek-V3 decode kernels on SM100", () => {
       decodeHost(m, optionsOf('fp8'), defaultTimeOptions(8), null, undefined, 0, cc).gaps;
     const extra = decodeFeatureKernels(m, optionsOf('fp8'), 10.0);
     expect(gaps(10.0) - gaps(9.0)).toBeCloseTo((extra - (2 * m.layers - 1)) * k, 9);
+  });
+});
+
+// SGLang 0.5.13.post1 serves DeepSeek Sparse Attention models on gfx942 through its dsa backend with tilelang decode:
+// the MLA layer's extras and each layer's indexer run on the step's one stream (engines/sglang/decode-kernels.ts).
+describe("SGLang's DeepSeek Sparse Attention decode kernels on gfx942", () => {
+  const glm = modelFacts(resolveModel('calibration/configs/zai-org__GLM-5.1-FP8.json'));
+
+  it('counts every GLM-5.1 layer an indexer of its own, DeepSeek-V3 none', () => {
+    expect([glm.layers, glm.mlaLayers, glm.indexerLayers]).toEqual([78, 78, 78]);
+    expect(modelFacts(resolveModel('deepseek-v3')).indexerLayers).toBe(0);
+  });
+
+  it("counts the MLA layer's 7 extras and the indexer's 12 kernels a layer on gfx942 only", () => {
+    expect([D.mlaLayer, D.indexerLayer]).toEqual([7, 12]);
+    expect(decodeFeatureKernels(glm, optionsOf('fp8'), 0, undefined, 'gfx942')).toBe(78 * (7 + 12));
+    expect(decodeFeatureKernels(glm, optionsOf('fp8'), 0, undefined, 'gfx950')).toBe(0);
+    expect(decodeFeatureKernels(glm, optionsOf('fp8'), 9.0)).toBe(0);
+  });
+
+  it('adds them to the graph gaps of a gfx942 decode step', () => {
+    const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
+    const gaps = (gfx: string) =>
+      decodeHost(glm, optionsOf('fp8'), defaultTimeOptions(8), null, undefined, 0, 0, gfx).gaps;
+    expect(gaps('gfx942') - gaps('gfx950')).toBeCloseTo(78 * 19 * k, 9);
   });
 });
 

@@ -43,9 +43,10 @@ import type { RunPlan } from '../../schema/measured.js';
  *   LitGPT's small-model decode (+19.2%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
  *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 403 rows, p90 0.508 (GPUStack's quantization study, Qwen3-8B dynamic FP8 in a ShareGPT burst of 1000 on an
- *   H100 under vLLM 0.9.2, +50.8%; just above it ree2raz/inference-bench's SGLang 0.4.6 on an L4 at 64 in flight,
- *   -52.6%; just below it sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%). 0.537 before the 35 rows of
+ * - serving: 403 rows, p90 0.494 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%; just above it
+ *   GPUStack's quantization study, Qwen3-8B dynamic FP8 in a ShareGPT burst of 1000 on an H100 under vLLM 0.9.2, +50.8%).
+ *   0.508 before SGLang's DSA decode kernels on gfx942 were counted (engines/sglang/decode-kernels.ts), which took
+ *   sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight from +53.6% to +34.9%. 0.537 before the 35 rows of
  *   GPUStack's quantization study and A100 pages, vllm-project/vllm#18725 and vllm-project/vllm#23696 and Marlin's
  *   large-M GEMMs on an A100 at KernelFamily.sm80PeakShare (vllm-project/vllm#2497), which moved the A100 pages' four
  *   Marlin bursts from +60..+71% to -0.1..+11.8%; 0.536 at 368 rows (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8

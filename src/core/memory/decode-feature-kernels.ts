@@ -13,7 +13,9 @@
  * the engine's MoE call launches for this model beyond the counted routing chain. `attentionLayer`: per attention layer,
  * kernels the model's attention launches beyond the chain (a q/k norm over every head: its statistic and its apply).
  * `attentionTpAllReduces`: per attention layer under attention TP > 1, the all-reduces of such a norm's per-token
- * statistic (two fp32 a token; time/decode-tp.ts decodeTpSeconds prices each at that message).
+ * statistic (two fp32 a token; time/decode-tp.ts decodeTpSeconds prices each at that message). `indexerLayer`: per
+ * layer that runs a sparse-attention indexer of its own (ModelFacts.indexerLayers, DeepSeek Sparse Attention), the
+ * indexer's kernels.
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -32,6 +34,7 @@ export interface DecodeFeatureKernels {
   moeLayer?: number;
   attentionLayer?: number;
   attentionTpAllReduces?: number;
+  indexerLayer?: number;
 }
 
 /** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */

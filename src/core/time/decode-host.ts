@@ -231,9 +231,10 @@ export const qkNormKernelCount = (
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
  * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
  * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. A hybrid model's recurrent layers,
- * gated attention layers and MoE calls, where the engine's count for its type gives them. Where the engine runs the experts
- * through TensorRT-LLM's MoE (16-bit unless the build ran Triton's, TimeOptions.tritonMoe16; MXFP4), its kernels'
- * difference from the Triton chain per MoE layer; at NVFP4, each layer's activation quantizations.
+ * gated attention layers and MoE calls, and a sparse-attention model's indexers, where the engine's count for its type
+ * gives them. Where the engine runs the experts through TensorRT-LLM's MoE (16-bit unless the build ran Triton's,
+ * TimeOptions.tritonMoe16; MXFP4), its kernels' difference from the Triton chain per MoE layer; at NVFP4, each layer's
+ * activation quantizations.
  */
 export function decodeFeatureKernels(
   m: ModelFacts,
@@ -260,7 +261,8 @@ export function decodeFeatureKernels(
   const hybrid =
     (m.layers - m.attnLayers) * (k.recurrentLayer ?? 0) +
     m.attnLayers * ((k.gatedAttentionLayer ?? 0) + (k.attentionLayer ?? 0)) +
-    m.moeLayers * (k.moeLayer ?? 0);
+    m.moeLayers * (k.moeLayer ?? 0) +
+    m.indexerLayers * (k.indexerLayer ?? 0);
   return (
     m.mlaLayers * k.mlaLayer +
     hybrid +

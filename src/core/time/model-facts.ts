@@ -72,6 +72,8 @@ export interface ModelFacts {
   mlaLayers: number;
   /** MoE layers with a shared expert: a down projection outside the routed experts (copies 1). */
   sharedExpertLayers: number;
+  /** Text layers whose attention runs its own sparse-attention indexer (LayerGroup.attendTopK: DeepSeek Sparse Attention). */
+  indexerLayers: number;
   /** Linear-attention layers: FLOPs per token (all of them). */
   recurrentFlopsPerToken: number;
   /** The architecture whose cache layout decode reads (kv-layout.ts decodeCacheBytes). */
@@ -98,21 +100,23 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
 }
 
 /**
- * The text layers of MLA attention (any of them: `mla`), and the MoE layers with a shared expert (a down projection
- * outside the experts).
+ * The text layers of MLA attention (any of them: `mla`), the MoE layers with a shared expert (a down projection
+ * outside the experts), and the layers that run a sparse-attention indexer of their own.
  */
 function mlaAndSharedLayers(
   arch: Arch,
-): Pick<ModelFacts, 'mla' | 'mlaLayers' | 'sharedExpertLayers'> {
+): Pick<ModelFacts, 'mla' | 'mlaLayers' | 'sharedExpertLayers' | 'indexerLayers'> {
   let mlaLayers = 0;
   let sharedExpertLayers = 0;
+  let indexerLayers = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
     if (g.mlaCacheWidth !== null) mlaLayers += g.count;
+    if (g.attendTopK !== undefined) indexerLayers += g.count;
     const shared = g.linears.some((l) => l.role === 'down' && l.copies === 1);
     if (g.experts > 1 && shared) sharedExpertLayers += g.count;
   }
-  return { mla: mlaLayers > 0, mlaLayers, sharedExpertLayers };
+  return { mla: mlaLayers > 0, mlaLayers, sharedExpertLayers, indexerLayers };
 }
 
 /** The vision tower's block linears (weight elements): it runs over image patches only (time/vision.ts). */

@@ -124,6 +124,42 @@ export const SGLANG_GFX942_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
+ * DeepSeek Sparse Attention models (DeepSeek-V3.2's deepseek_v32, GLM-5's glm_moe_dsa) on gfx942 (MI300X/MI325X),
+ * read in the sglang==0.5.13.post1 wheel (https://pypi.org/project/sglang/0.5.13.post1/) with SGLANG_USE_AITER=1 as
+ * its ROCm image sets it. server_args.py `_handle_model_specific_adjustments` gives these models the `dsa` attention
+ * backend and `_set_default_dsa_backends` its tilelang decode on HIP; the model's `alt_stream` exists on ROCm only under
+ * SGLANG_ROCM_USE_MULTI_STREAM (models/deepseek_v2.py) and the indexer's dual stream is off there
+ * (layers/attention/dsa/dsa_indexer.py `DUAL_STREAM_TOKEN_THRESHOLD = 1024 if _is_cuda else 0`), so every kernel below
+ * runs on the step's stream. Beyond a plain layer's qkv and o GEMMs, norms, rotary, KV store and attention kernel:
+ * - MLA (models/deepseek_common/attention_forward_methods/forward_mla.py, gfx942 without `_use_aiter_gfx95`):
+ *   `fused_qk_rmsnorm_bf16` of q_a and kv_a, the q_b_proj GEMM, the W_UK product (`batched_gemm_a8w8_a_per_token_group_
+ *   prequant_w_per_batched_tensor_quant` under graph capture on float8_e4m3fnuz), the dsa backend's
+ *   `concat_mla_absorb_q_general` of q's halves (layers/attention/dsa_backend.py `forward_decode`: the fused rope-and-cache
+ *   path that drops it is gfx950's, `_skip_rope_for_dsa_tilelang_fused`), tilelang's second kernel (dsa/tilelang_kernel.py
+ *   `tilelang_sparse_fwd` on HIP: `sparse_mla_fwd_decode_partial` then `sparse_mla_fwd_decode_combine`), the W_UV bmm and
+ *   the copy of its `transpose(0, 1).flatten(1, 2)` before o_proj (the fused flatten-and-quantize takes float8_e4m3fn
+ *   only): 7. W_UV's widening to BF16 is counted with its traffic (engines/sglang/block-fp8.ts `absorbDequant`).
+ * - The indexer (dsa_indexer.py `Indexer.forward_cuda`, decode under graph capture, not piecewise): the wq_b and wk
+ *   GEMMs (`_get_q_k_bf16`), k_norm, the rotary of q's and k's rope parts, the Hadamard rotation of q and of k
+ *   (`rotate_activation`, fast_hadamard_transform on HIP), `act_quant` of q (tilelang), AITER's
+ *   `indexer_k_quant_and_cache` of k (`_store_index_k_cache`), weights_proj's GEMM and the compiled head-gate scaling
+ *   (`_get_logits_head_gate`), AITER's `deepgemm_fp8_paged_mqa_logits` and the fused top-k with its page-table transform
+ *   (`topk_transform`, SGLANG_DSA_FUSE_TOPK on by default): 12. The block-FP8 wq_b's and wk's activation quantizations
+ *   are not counted.
+ * The source's own note on the q concatenation it drops on gfx950 ("eliminates the CatArrayBatchedCopy kernel that used
+ * to fire once per layer per decode step (~2.6 us / layer saved)", forward_mla.py) puts one such kernel near the graph
+ * kernel cost the step charges each (engines/graph-kernel.ts).
+ */
+export const SGLANG_GFX942_DSA_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  mlaLayer: 7, // forward_mla.py and dsa_backend.py forward_decode on gfx942 (sglang==0.5.13.post1)
+  indexerLayer: 12, // dsa_indexer.py Indexer.forward_cuda, HIP decode on one stream (sglang==0.5.13.post1)
+};
+
+/** The model types whose configs SGLang serves through its DSA backend (configs/model_config.py `is_deepseek_dsa`). */
+const DSA_MODEL_TYPES: readonly string[] = ['deepseek_v32', 'glm_moe_dsa'];
+
+/**
  * Qwen3-Next (`Qwen3NextForCausalLM`) on CUDA, counted in the sglang==0.5.2 wheel (https://pypi.org/project/sglang/0.5.2/,
  * the release the model's support shipped in), under CUDA-graph capture:
  * - A Gated DeltaNet layer (models/qwen3_next.py `Qwen3GatedDeltaNet.forward`; layers/attention/
@@ -172,7 +208,8 @@ export const SGLANG_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
 
 /**
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
- * on SM100 and on gfx942 (`gfx`, an AMD card's target), Qwen3-Next on CUDA, MiniMax-M2 on any GPU, Qwen3-MoE,
+ * on SM100 and on gfx942 (`gfx`, an AMD card's target), the DeepSeek Sparse Attention models on gfx942, Qwen3-Next on
+ * CUDA, MiniMax-M2 on any GPU, Qwen3-MoE,
  * GLM-4.5/4.6, gpt-oss and Llama on SM100.
  */
 export function sglangDecodeFeatureKernels(
@@ -182,6 +219,7 @@ export function sglangDecodeFeatureKernels(
 ): DecodeFeatureKernels | undefined {
   if (gfx === 'gfx942' && (modelType === 'deepseek_v3' || modelType === 'kimi_k2'))
     return SGLANG_GFX942_DEEPSEEK_KERNELS;
+  if (gfx === 'gfx942' && DSA_MODEL_TYPES.includes(modelType)) return SGLANG_GFX942_DSA_KERNELS;
   if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
     return SGLANG_SM100_DEEPSEEK_KERNELS;
   if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
