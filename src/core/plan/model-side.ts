@@ -16,7 +16,7 @@ import {
 import { buildRows } from './rows.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
-import { newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
+import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -121,16 +121,14 @@ export function modelSideOf(
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
   const variants = variantsOf(s, arch, appleGpus);
-  const side = {
-    bases,
-    all,
-    counts,
-    variants,
-    built: buildRows(s, arch, bases, counts, variants, pause, shared?.views),
-    memo: shared?.views
-      ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
-      : newSearchMemo(),
-  };
+  const views = shared?.views;
+  const search = views ? searchMemoOf(views, bases, variants, newSearchMemo) : newSearchMemo();
+  // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
+  const verdicts =
+    views &&
+    keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => new Map());
+  const built = buildRows(s, arch, bases, counts, variants, pause, views, verdicts);
+  const side = { bases, all, counts, variants, built, memo: search };
   shared?.byCores.set(cores, side);
   return side;
 }

@@ -25,14 +25,15 @@ import { keptOr, type ViewMemo } from './view-memo.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
-import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { OFFLOADS, growMem, newMem, searchesLayerOffload } from './configs.js';
+import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+import type { ShapeVerdict } from './search-memo.js';
 import {
+  layoutsOf,
   runnableLayouts,
   shapeTableOf,
   type Layout,
@@ -183,6 +184,7 @@ export function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
   views?: ViewMemo,
+  known?: Map<number, ShapeVerdict>,
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
   const T = rowTable(
@@ -192,14 +194,15 @@ export function buildRows(
     s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined,
   );
   T.views = views;
-  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+  const add = (at: LayoutVisit) => {
     pause?.();
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
       const vi = at.run[k]!;
       addRow(T, surfaceOf(T, arch, at.group, o, at, variants, vi), o.batch, at, vi);
     }
-  });
+  };
+  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, add, known);
   T.rows.n = T.n;
   let evaluations = 0;
   for (const sf of T.surfaces.values()) evaluations += sf.evaluations;
@@ -237,6 +240,7 @@ function forEachRunnable(
   counts: readonly number[],
   variants: readonly Variant[],
   f: (at: LayoutVisit) => void,
+  known?: Map<number, ShapeVerdict>,
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0, undocumented: 0 };
   const groups = surfaceGroupsOf(bases);
@@ -274,20 +278,31 @@ function forEachRunnable(
       const members = table.members[k]!;
       // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
       const first = members[0]!;
-      const verdict =
-        runs.stamp[slot + shape] === runs.base
-          ? runs.verdict[slot + shape]!
-          : layoutVariants(
-              variants,
-              o,
-              (probe ??= scratch(at.group, o)),
-              layouts[first]!,
-              shape,
-              slot,
-              table.accum[first]!,
-              accept,
-              runs,
-            );
+      const at0 = slot + shape;
+      if (runs.stamp[at0] !== runs.base) {
+        // Another view's verdict for the launch group and shape (SearchMemo.verdicts), else made here.
+        const key = runs.base * 2 * SHAPES + at0;
+        const kept = known?.get(key);
+        if (kept) {
+          runs.stamp[at0] = runs.base;
+          runs.verdict[at0] = kept.verdict;
+          runs.runList[at0] = kept.run;
+        } else {
+          layoutVariants(
+            variants,
+            o,
+            (probe ??= scratch(at.group, o)),
+            layouts[first]!,
+            shape,
+            slot,
+            table.accum[first]!,
+            accept,
+            runs,
+          );
+          known?.set(key, { verdict: runs.verdict[at0]!, run: runs.runList[at0]! });
+        }
+      }
+      const verdict = runs.verdict[at0]!;
       const searched = membersAtLeast(members, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
@@ -348,36 +363,6 @@ function scratchCopies(): (group: number, o: EstimateOptions) => EstimateOptions
     for (const k in from) c[k] = from[k];
     return copy;
   };
-}
-
-/** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */
-function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
-  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
-  const maxTp = s.hardware.gpusPerNode;
-  const llama = searchesLayerOffload(s);
-  const out: Layout[] = [];
-  for (const c of counts)
-    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp, method === 'inference'))
-      for (const pp of method !== 'inference'
-        ? pipelineParallelisms(c / tp, layers, s.search.pp)
-        : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP
-          // combines replicas of different counts, so pipelines beside replicas are not searched.
-          tp === 1 && llama && c > 1 && pipelineParallelisms(c, layers, s.search.pp).includes(c)
-          ? [1, c]
-          : [1]) {
-        const dp = c / (tp * pp);
-        const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
-        for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))
-          out.push({
-            count: c,
-            tp,
-            pp,
-            dp,
-            sh,
-            shape: bits * 32 + sh.zero * 4 + OFFLOADS.indexOf(sh.offload),
-          });
-      }
-  return out;
 }
 
 /** layoutVariants' verdict besides the variants it lists: some engine ran it but quality refused one. */

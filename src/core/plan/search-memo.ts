@@ -11,6 +11,23 @@ export interface SearchMemo {
   frees: Map<string, Map<number, CountFreeWork>>;
   /** Training rows' trainable parameters by configuration and engine variant (loop.ts trainableOf). */
   trainables: Map<number, number>;
+  /**
+   * Engine verdicts of layout shapes (rows.ts forEachRunnable), by the scenario's accepted quality and
+   * undocumented opt-in (the two things of the scenario they read), then by launch group and shape slot. A
+   * memo is shared only by model sides whose configurations and engine variants are equal one for one
+   * (view-memo.ts searchMemoOf), so their launch groups are too, index by index.
+   */
+  verdicts: Map<string, Map<number, ShapeVerdict>>;
 }
 
-export const newSearchMemo = (): SearchMemo => ({ frees: new Map(), trainables: new Map() });
+/** A layout shape's verdict for a launch group (rows.ts layoutVariants) and the engine variants that run it. */
+export interface ShapeVerdict {
+  verdict: number;
+  run: number[];
+}
+
+export const newSearchMemo = (): SearchMemo => ({
+  frees: new Map(),
+  trainables: new Map(),
+  verdicts: new Map(),
+});
