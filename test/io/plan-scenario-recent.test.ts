@@ -91,7 +91,9 @@ describe('re-plans on kept model sides', () => {
       const s = loadScenario(path);
       const recent: ModelSides[] = [];
       const made = () =>
-        [...recent[0]!.views!.searches[0]!.memo.verdicts.values()].reduce((a, m) => a + m.size, 0);
+        [...recent[0]!.views!.searches[0]!.memo.verdicts.values()]
+          .flat()
+          .reduce((a, g) => a + g.verdict.filter((v) => v >= 0).length, 0);
       await planScenarioObject(path, gpus(6)(s), { recent, top: 1000 });
       const at6 = made();
       expect(at6).toBeGreaterThan(0);

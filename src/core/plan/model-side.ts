@@ -125,8 +125,7 @@ export function modelSideOf(
   const search = views ? searchMemoOf(views, bases, variants, newSearchMemo) : newSearchMemo();
   // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
   const verdicts =
-    views &&
-    keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => new Map());
+    views && keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => []);
   const built = buildRows(s, arch, bases, counts, variants, pause, views, verdicts);
   const side = { bases, all, counts, variants, built, memo: search };
   shared?.byCores.set(cores, side);

@@ -31,7 +31,7 @@ import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
-import type { ShapeVerdict } from './search-memo.js';
+import type { ShapeVerdicts } from './search-memo.js';
 import {
   layoutsOf,
   runnableLayouts,
@@ -184,7 +184,7 @@ export function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
   views?: ViewMemo,
-  known?: Map<number, ShapeVerdict>,
+  known?: ShapeVerdicts[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
   const T = rowTable(
@@ -240,7 +240,7 @@ function forEachRunnable(
   counts: readonly number[],
   variants: readonly Variant[],
   f: (at: LayoutVisit) => void,
-  known?: Map<number, ShapeVerdict>,
+  known?: ShapeVerdicts[],
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0, undocumented: 0 };
   const groups = surfaceGroupsOf(bases);
@@ -271,6 +271,7 @@ function forEachRunnable(
     // A micro-batch of 1 gets its own verdicts (EngineVerdicts).
     const slot = o.batch > 1 ? SHAPES : 0;
     runs.engineBase = classes[at.group]!;
+    const mine = known && (known[runs.base] ??= keptVerdicts());
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     for (let k = 0; k < table.shapes.length; k++) {
@@ -281,12 +282,11 @@ function forEachRunnable(
       const at0 = slot + shape;
       if (runs.stamp[at0] !== runs.base) {
         // Another view's verdict for the launch group and shape (SearchMemo.verdicts), else made here.
-        const key = runs.base * 2 * SHAPES + at0;
-        const kept = known?.get(key);
-        if (kept) {
+        const v = mine ? mine.verdict[at0]! : -1;
+        if (v >= 0) {
           runs.stamp[at0] = runs.base;
-          runs.verdict[at0] = kept.verdict;
-          runs.runList[at0] = kept.run;
+          runs.verdict[at0] = v;
+          runs.runList[at0] = mine!.run[at0]!;
         } else {
           layoutVariants(
             variants,
@@ -299,7 +299,10 @@ function forEachRunnable(
             accept,
             runs,
           );
-          known?.set(key, { verdict: runs.verdict[at0]!, run: runs.runList[at0]! });
+          if (mine) {
+            mine.verdict[at0] = runs.verdict[at0]!;
+            mine.run[at0] = runs.runList[at0]!;
+          }
         }
       }
       const verdict = runs.verdict[at0]!;
@@ -631,6 +634,12 @@ interface EngineVerdicts {
 
 /** Layout shapes (Layout.shape with the accumulation bit: below 256), the size of a micro-batch slot. */
 const SHAPES = 256;
+
+/** An empty SearchMemo verdict table of one launch group. */
+const keptVerdicts = (): ShapeVerdicts => ({
+  verdict: new Int8Array(2 * SHAPES).fill(-1),
+  run: new Array<number[]>(2 * SHAPES),
+});
 
 const engineVerdicts = (arch: Arch, undocumented: boolean): EngineVerdicts => ({
   arch,

@@ -17,13 +17,16 @@ export interface SearchMemo {
    * memo is shared only by model sides whose configurations and engine variants are equal one for one
    * (view-memo.ts searchMemoOf), so their launch groups are too, index by index.
    */
-  verdicts: Map<string, Map<number, ShapeVerdict>>;
+  verdicts: Map<string, ShapeVerdicts[]>;
 }
 
-/** A layout shape's verdict for a launch group (rows.ts layoutVariants) and the engine variants that run it. */
-export interface ShapeVerdict {
-  verdict: number;
-  run: number[];
+/**
+ * A launch group's verdicts by shape slot (rows.ts layoutVariants; -1 where none was made yet) and the engine
+ * variants that run each shape.
+ */
+export interface ShapeVerdicts {
+  verdict: Int8Array;
+  run: number[][];
 }
 
 export const newSearchMemo = (): SearchMemo => ({
