@@ -82,6 +82,28 @@ describe('re-plans on kept model sides', () => {
       expect(views.timings.get(gpu)!.size).toBe(at3);
     },
   );
+
+  it(
+    'a GPU-count edit to fewer GPUs takes every engine verdict from the larger view and plans as a fresh pipeline',
+    { timeout: 120_000 },
+    async () => {
+      const path = join(DIR, 'default.yaml');
+      const s = loadScenario(path);
+      const recent: ModelSides[] = [];
+      const made = () =>
+        [...recent[0]!.views!.searches[0]!.memo.verdicts.values()]
+          .flat()
+          .reduce((a, g) => a + g.verdict.filter((v) => v >= 0).length, 0);
+      await planScenarioObject(path, gpus(6)(s), { recent, top: 1000 });
+      const at6 = made();
+      expect(at6).toBeGreaterThan(0);
+      const kept = await planScenarioObject(path, gpus(5)(s), { recent, top: 1000 });
+      expect(recent).toHaveLength(2);
+      expect(made()).toBe(at6);
+      const fresh = await planScenarioObject(path, gpus(5)(s), { top: 1000 });
+      expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
+    },
+  );
 });
 
 // With `recentPlans` too, a scenario planned lately (same scenario, plans to rank and hardware, same model)

@@ -18,7 +18,7 @@ import {
 import { buildRows } from './rows.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
-import { newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
+import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];
@@ -127,19 +127,15 @@ export function modelSideOf(
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores, fp8Cores, fit);
   const variants = variantsOf(s, arch, appleGpus);
-  const built = buildRows(s, arch, bases, counts, variants, pause, shared?.views);
+  const views = shared?.views;
+  const search = views ? searchMemoOf(views, bases, variants, newSearchMemo) : newSearchMemo();
+  // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
+  const verdicts =
+    views && keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => []);
+  const built = buildRows(s, arch, bases, counts, variants, pause, views, verdicts);
   // The layer search's estimates count with the rows' (searched.memoryEvaluations).
   if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;
-  const side = {
-    bases,
-    all,
-    counts,
-    variants,
-    built,
-    memo: shared?.views
-      ? searchMemoOf(shared.views, bases, variants, newSearchMemo)
-      : newSearchMemo(),
-  };
+  const side = { bases, all, counts, variants, built, memo: search };
   shared?.byCores.set(cores, side);
   return side;
 }

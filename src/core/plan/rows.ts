@@ -25,16 +25,17 @@ import { keptOr, type ViewMemo } from './view-memo.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
-import { pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
-import { OFFLOADS, growMem, newMem, searchesLayerOffload } from './configs.js';
+import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
+import type { ShapeVerdicts } from './search-memo.js';
 import {
+  layoutsFor,
   runnableLayouts,
-  shapeTableOf,
+  tableOf,
   type Layout,
   type LayoutOrder,
   type Sharding,
@@ -183,6 +184,7 @@ export function buildRows(
   variants: Variant[],
   pause: (() => void) | undefined,
   views?: ViewMemo,
+  known?: ShapeVerdicts[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
   const T = rowTable(
@@ -192,14 +194,15 @@ export function buildRows(
     s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined,
   );
   T.views = views;
-  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, (at) => {
+  const add = (at: LayoutVisit) => {
     pause?.();
     const o = bases[at.bi]!.options;
     for (let k = 0; k < at.run.length; k++) {
       const vi = at.run[k]!;
       addRow(T, surfaceOf(T, arch, at.group, o, at, variants, vi), o.batch, at, vi);
     }
-  });
+  };
+  const modelPruned = forEachRunnable(s, arch, bases, counts, variants, add, known);
   T.rows.n = T.n;
   let evaluations = 0;
   for (const sf of T.surfaces.values()) evaluations += sf.evaluations;
@@ -237,6 +240,7 @@ function forEachRunnable(
   counts: readonly number[],
   variants: readonly Variant[],
   f: (at: LayoutVisit) => void,
+  known?: ShapeVerdicts[],
 ): ModelPruned {
   const pruned: ModelPruned = { noEngine: 0, quality: 0, undocumented: 0 };
   const groups = surfaceGroupsOf(bases);
@@ -251,43 +255,40 @@ function forEachRunnable(
   const order: LayoutOrder = { at: new Int32Array(0) };
   bases.forEach((b, bi) => {
     const o = b.options;
-    let layouts = layoutsByMethod.get(o.method);
-    if (!layouts) layoutsByMethod.set(o.method, (layouts = layoutsOf(s, arch, o.method, counts)));
-    let byBatch = tables.get(o.method);
-    if (!byBatch) tables.set(o.method, (byBatch = new Map()));
-    let table = byBatch.get(o.batch);
-    if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
-    // layoutVariants' scratch copy, made only for a shape whose verdict is not cached yet.
-    let probe: EstimateOptions | null = null;
+    const layouts = layoutsFor(layoutsByMethod, s, arch, o.method, counts);
+    const table = tableOf(tables, s, layouts, o);
+    let probe: EstimateOptions | null = null; // layoutVariants' scratch copy, for a shape not judged yet
     // GRPO server mode: the layout is the trainers'; the vLLM server's GPUs come on top (at most half).
     const server = serverGpus(o);
     const maxCount = maxSearchedGpus(s);
     const least = s.hardware.counts.min; // trainers below it only with a server (leastTrainingGpus)
     runs.base = launches[(at.group = groups[bi]!)]!;
-    // A micro-batch of 1 gets its own verdicts (EngineVerdicts).
-    const slot = o.batch > 1 ? SHAPES : 0;
+    const slot = o.batch > 1 ? SHAPES : 0; // a micro-batch of 1 gets its own verdicts (EngineVerdicts)
     runs.engineBase = classes[at.group]!;
+    const mine = known && (known[runs.base] ??= keptVerdicts());
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
-      // The shape's first layout answers for all of them (engineRejects reads the shape's bits only).
-      const first = members[0]!;
-      const verdict =
-        runs.stamp[slot + shape] === runs.base
-          ? runs.verdict[slot + shape]!
-          : layoutVariants(
-              variants,
-              o,
-              (probe ??= scratch(at.group, o)),
-              layouts[first]!,
-              shape,
-              slot,
-              table.accum[first]!,
-              accept,
-              runs,
-            );
+      const first = members[0]!; // answers for all of them (engineRejects reads the shape's bits only)
+      const at0 = slot + shape;
+      // Another view's verdict for the launch group and shape (SearchMemo.verdicts), else made here and kept.
+      if (runs.stamp[at0] !== runs.base && !keptVerdict(runs, mine, at0)) {
+        layoutVariants(
+          variants,
+          o,
+          (probe ??= scratch(at.group, o)),
+          layouts[first]!,
+          shape,
+          slot,
+          table.accum[first]!,
+          accept,
+          runs,
+        );
+        keepVerdict(runs, mine, at0);
+      }
+      const verdict = runs.verdict[at0]!;
       const searched = membersAtLeast(members, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
@@ -314,6 +315,23 @@ function forEachRunnable(
     }
   });
   return pruned;
+}
+
+/** Takes another view's verdict for the shape at `at0` into `runs` where one is kept (SearchMemo.verdicts). */
+function keptVerdict(runs: EngineVerdicts, mine: ShapeVerdicts | undefined, at0: number): boolean {
+  const v = mine ? mine.verdict[at0]! : -1;
+  if (v < 0) return false;
+  runs.stamp[at0] = runs.base;
+  runs.verdict[at0] = v;
+  runs.runList[at0] = mine!.run[at0]!;
+  return true;
+}
+
+/** Keeps the verdict just made for the shape at `at0` for later views. */
+function keepVerdict(runs: EngineVerdicts, mine: ShapeVerdicts | undefined, at0: number): void {
+  if (!mine) return;
+  mine.verdict[at0] = runs.verdict[at0]!;
+  mine.run[at0] = runs.runList[at0]!;
 }
 
 /** forEachRunnable's scratch visit, before its first layout. */
@@ -348,36 +366,6 @@ function scratchCopies(): (group: number, o: EstimateOptions) => EstimateOptions
     for (const k in from) c[k] = from[k];
     return copy;
   };
-}
-
-/** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */
-function layoutsOf(s: Scenario, arch: Arch, method: Method, counts: readonly number[]): Layout[] {
-  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
-  const maxTp = s.hardware.gpusPerNode;
-  const llama = searchesLayerOffload(s);
-  const out: Layout[] = [];
-  for (const c of counts)
-    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp, method === 'inference'))
-      for (const pp of method !== 'inference'
-        ? pipelineParallelisms(c / tp, layers, s.search.pp)
-        : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP
-          // combines replicas of different counts, so pipelines beside replicas are not searched.
-          tp === 1 && llama && c > 1 && pipelineParallelisms(c, layers, s.search.pp).includes(c)
-          ? [1, c]
-          : [1]) {
-        const dp = c / (tp * pp);
-        const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
-        for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))
-          out.push({
-            count: c,
-            tp,
-            pp,
-            dp,
-            sh,
-            shape: bits * 32 + sh.zero * 4 + OFFLOADS.indexOf(sh.offload),
-          });
-      }
-  return out;
 }
 
 /** layoutVariants' verdict besides the variants it lists: some engine ran it but quality refused one. */
@@ -646,6 +634,12 @@ interface EngineVerdicts {
 
 /** Layout shapes (Layout.shape with the accumulation bit: below 256), the size of a micro-batch slot. */
 const SHAPES = 256;
+
+/** An empty SearchMemo verdict table of one launch group. */
+const keptVerdicts = (): ShapeVerdicts => ({
+  verdict: new Int8Array(2 * SHAPES).fill(-1),
+  run: new Array<number[]>(2 * SHAPES),
+});
 
 const engineVerdicts = (arch: Arch, undocumented: boolean): EngineVerdicts => ({
   arch,

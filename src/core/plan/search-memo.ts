@@ -11,6 +11,26 @@ export interface SearchMemo {
   frees: Map<string, Map<number, CountFreeWork>>;
   /** Training rows' trainable parameters by configuration and engine variant (loop.ts trainableOf). */
   trainables: Map<number, number>;
+  /**
+   * Engine verdicts of layout shapes (rows.ts forEachRunnable), by the scenario's accepted quality and
+   * undocumented opt-in (the two things of the scenario they read), then by launch group and shape slot. A
+   * memo is shared only by model sides whose configurations and engine variants are equal one for one
+   * (view-memo.ts searchMemoOf), so their launch groups are too, index by index.
+   */
+  verdicts: Map<string, ShapeVerdicts[]>;
 }
 
-export const newSearchMemo = (): SearchMemo => ({ frees: new Map(), trainables: new Map() });
+/**
+ * A launch group's verdicts by shape slot (rows.ts layoutVariants; -1 where none was made yet) and the engine
+ * variants that run each shape.
+ */
+export interface ShapeVerdicts {
+  verdict: Int8Array;
+  run: number[][];
+}
+
+export const newSearchMemo = (): SearchMemo => ({
+  frees: new Map(),
+  trainables: new Map(),
+  verdicts: new Map(),
+});

@@ -5,7 +5,10 @@
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { grpoTokens } from '../../schema/objective-job.js';
 import type { FineTuneJob, Scenario } from '../../schema/scenario.js';
-import { microBatches, type shardings } from './candidates.js';
+import type { Arch } from '../model/arch.js';
+import type { Method } from '../../schema/estimate.js';
+import { microBatches, pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
+import { OFFLOADS, searchesLayerOffload } from './configs.js';
 import { servesConcurrency } from './replicas.js';
 
 export type Sharding = ReturnType<typeof shardings>[number];
@@ -124,4 +127,66 @@ export function runnableLayouts(
   }
   if (shapes > 1) order.at.subarray(0, n).sort(); // a typed array sorts by value
   return n;
+}
+
+/** Every layout searched for a method, in search order (the micro-batch filters apply per configuration). */
+export function layoutsOf(
+  s: Scenario,
+  arch: Arch,
+  method: Method,
+  counts: readonly number[],
+): Layout[] {
+  const layers = arch.groups.reduce((a, g) => a + g.count, 0);
+  const maxTp = s.hardware.gpusPerNode;
+  const llama = searchesLayerOffload(s);
+  const out: Layout[] = [];
+  for (const c of counts)
+    for (const tp of tensorParallelisms(c, arch, maxTp, s.search.tp, method === 'inference'))
+      for (const pp of method !== 'inference'
+        ? pipelineParallelisms(c / tp, layers, s.search.pp)
+        : // Serving: one llama-server over all the count's GPUs (its layer split; no TP); the fleet MIP
+          // combines replicas of different counts, so pipelines beside replicas are not searched.
+          tp === 1 && llama && c > 1 && pipelineParallelisms(c, layers, s.search.pp).includes(c)
+          ? [1, c]
+          : [1]) {
+        const dp = c / (tp * pp);
+        const bits = ((tp > 1 ? 1 : 0) * 2 + (pp > 1 ? 1 : 0)) * 2 + (dp > 1 ? 1 : 0);
+        for (const sh of shardings(method, dp, tp, pp, s.search.zero, s.search.offload))
+          out.push({
+            count: c,
+            tp,
+            pp,
+            dp,
+            sh,
+            shape: bits * 32 + sh.zero * 4 + OFFLOADS.indexOf(sh.offload),
+          });
+      }
+  return out;
+}
+
+/** A method's layouts over the searched GPU counts, made once per search. */
+export function layoutsFor(
+  made: Map<Method, Layout[]>,
+  s: Scenario,
+  arch: Arch,
+  method: Method,
+  counts: readonly number[],
+): Layout[] {
+  let layouts = made.get(method);
+  if (!layouts) made.set(method, (layouts = layoutsOf(s, arch, method, counts)));
+  return layouts;
+}
+
+/** The shape table of a method's layouts at a micro-batch, made once (by method, then micro-batch). */
+export function tableOf(
+  tables: Map<Method, Map<number, ShapeTable>>,
+  s: Scenario,
+  layouts: Layout[],
+  o: { method: Method; batch: number },
+): ShapeTable {
+  let byBatch = tables.get(o.method);
+  if (!byBatch) tables.set(o.method, (byBatch = new Map()));
+  let table = byBatch.get(o.batch);
+  if (!table) byBatch.set(o.batch, (table = shapeTableOf(s, layouts, o.batch)));
+  return table;
 }
