@@ -7,6 +7,7 @@ import { engineOf } from '../core/engines/engine.js';
 import {
   attentionNote,
   float8LoraNote,
+  float8RunsNote,
   lossNote,
   loraTargetsNote,
   parallelNote,
@@ -208,6 +209,7 @@ export function estimateChecks(
     lossNote(flags.framework, flags['chunked-loss'], options),
     parallelNote(flags.framework, options),
     float8LoraNote(flags.framework, options),
+    float8RunsNote(flags.framework, options),
     loraTargetsNote(flags.framework, flags['lora-targets'], options),
   ];
   return [...picked.filter((n): n is string => n !== null), ...notes];

@@ -68,7 +68,13 @@ describe('serving engines on AMD GPUs: what their own source refuses', () => {
       expect(kernelRefusal('sglang', 'int8', gfx), gfx).toMatch(
         /no w8a8_int8.*compressed_tensors_w8a8_int8\.py:28-30/,
       );
+      // A GGUF file sets quantization "gguf", which the ROCm list lacks.
+      for (const w of ['q4_k_m', 'q8_0'] as const)
+        expect(kernelRefusal('sglang', w, gfx), `${w} ${gfx}`).toMatch(
+          /overrides\.py:1663-1666.*has no gguf.*model_config\.py:2002-2016, 2156-2160/,
+        );
     }
+    expect(kernelRefusal('sglang', 'q4_k_m', '9.0')).toBeNull();
   });
   it("NVFP4 on gfx950 is refused quoting Petit's two targets, in both engines", () => {
     expect(kernelRefusal('vllm', 'nvfp4', 'gfx950')).toMatch(

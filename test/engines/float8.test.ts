@@ -75,20 +75,64 @@ describe('FP8 training: where it runs', () => {
       'unsloth',
     ]);
     expect(unsloth.status).toBe(0);
-    const hfMx = runCli([
+    // Unsloth's float8_training converts with torchao's tensorwise/rowwise configs only.
+    const unslothMx = runCli([
+      'estimate',
+      ...FULL.slice(0, 4),
+      '--compute',
+      'mxfp8',
+      '--framework',
+      'unsloth',
+      '--gpu',
+      'b200',
+    ]);
+    expect(unslothMx.status).toBe(1);
+    expect(unslothMx.stderr).toMatch(/unsloth no mxfp8 training \(.*float8_training\.py/);
+  });
+
+  it('runs MXFP8 on the Accelerate engines through Transformer Engine, estimate only, saying so', () => {
+    // accelerate 1.15.0 utils/transformer_engine.py apply_fp8_autowrap: use_mxfp8_block_scaling builds
+    // te_recipe.MXFP8BlockScaling; _prepare_te converts the linears ahead of DeepSpeed and FSDP.
+    for (const args of [
+      ['--framework', 'hf-fsdp', '--zero', '3'],
+      ['--framework', 'hf-deepspeed', '--zero', '2'],
+      ['--framework', 'hf-trainer'],
+    ]) {
+      const r = runCli([
+        'estimate',
+        ...FULL,
+        ...args,
+        '--compute',
+        'mxfp8',
+        '--gpu',
+        'b200',
+        '--json',
+      ]);
+      expect(r.status, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as {
+        options: { compute: string };
+        time: { stepSeconds: number };
+        warnings: string[];
+      };
+      expect(out.options.compute).toBe('mxfp8');
+      expect(Number.isFinite(out.time.stepSeconds)).toBe(true);
+      expect(out.warnings.join('\n')).toMatch(/MXFP8BlockScaling.*transformer_engine\.py/);
+    }
+    // Below Blackwell TE's check_mxfp8_support fails, and the GPU check refuses it first.
+    const h100 = runCli([
       'estimate',
       ...FULL,
+      '--framework',
+      'hf-fsdp',
       '--zero',
       '3',
       '--compute',
       'mxfp8',
-      '--framework',
-      'hf-fsdp',
       '--gpu',
-      'b200',
+      'h100-sxm',
     ]);
-    expect(hfMx.status).toBe(1);
-    expect(hfMx.stderr).toMatch(/hf-fsdp no mxfp8 training \(https:\/\/docs\.axolotl\.ai/);
+    expect(h100.status).toBe(1);
+    expect(h100.stderr).toMatch(/--compute: got 'mxfp8'.*10\.0\+/);
   });
 
   it('runs on torchtitan (fp8 and mxfp8) and on the Accelerate engines (fp8)', () => {

@@ -58,6 +58,13 @@ describe('speculative decoding: flags', () => {
     const mtp = withEngineDefaults(optionsFromFlags(flags), flags);
     expect(engineRefusal(llama, mtp, flags)).toMatch(/vllm-mtp-needs-mtp-layers/);
     expect(engineRefusal(dsv3, mtp, flags)).toBeNull();
+    // SGLang's refusal cites the wheel's source: the target is its own NEXTN draft only where it ships MTP layers.
+    const sgFlags = { method: 'inference', framework: 'sglang', speculative: 'mtp' };
+    const sgMtp = withEngineDefaults(optionsFromFlags(sgFlags), sgFlags);
+    expect(engineRefusal(llama, sgMtp, sgFlags)).toMatch(
+      /sglang-mtp-needs-mtp-layers.*speculative_hook\.py:1121-1146/,
+    );
+    expect(engineRefusal(dsv3, sgMtp, sgFlags)).toBeNull();
   });
 });
 

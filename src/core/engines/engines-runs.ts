@@ -79,6 +79,12 @@ export function float8LoraNote(engine: Engine, o: EstimateOptions): string | nul
   return ENGINE_RUNS[engine].float8Lora ?? null;
 }
 
+/** The note for an FP8 recipe the engine trains through another library than torchao, or null. */
+export function float8RunsNote(engine: Engine, o: EstimateOptions): string | null {
+  if (!isFloat8Compute(o.compute)) return null;
+  return ENGINE_RUNS[engine].float8Runs?.[o.compute] ?? null;
+}
+
 /** The note for LoRA targets the engine's recipes chose (no --lora-targets given), or null. */
 export function loraTargetsNote(engine: Engine, given: unknown, o: EstimateOptions): string | null {
   if (given !== undefined || (o.method !== 'lora' && o.method !== 'qlora')) return null;

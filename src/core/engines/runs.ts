@@ -5,7 +5,12 @@
  * and each remaining refusal cites the engine's own source (a file at a tag or commit) where it raises, lacks
  * the kernel or has no such entry point.
  */
-import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
+import {
+  isFloat8Compute,
+  type Attention,
+  type EstimateOptions,
+  type Float8Compute,
+} from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
 import { refusesShardedQuantized, type EngineProfile } from './profile.js';
 
@@ -85,6 +90,11 @@ export interface EngineRuns {
    * source; absent: FP8 training converts full fine-tunes only. Estimate only.
    */
   float8Lora?: string;
+  /**
+   * Where the engine trains a `--compute` FP8 recipe through another library than the one the estimate models
+   * (torchao): what it runs, with its source, and what the estimate approximates. Estimate only.
+   */
+  float8Runs?: Partial<Record<Float8Compute, string>>;
   /**
    * A layout the engine runs that places this model as another layout does: rewrites `o` to that layout and says
    * what is estimated and why (with its source), or null where it does not apply. Estimate only.

@@ -18,7 +18,7 @@
  */
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
-import { HF_TRAINING_RUNS, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
+import { HF_TRAINING_RUNS, TE_MXFP8, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 
 const DEEPSPEED_ENGINE =
@@ -51,7 +51,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
   widen: {
     ...HF_TRAINING_RUNS.widen,
     baseWeights: [...HF_DEEPSPEED_PROFILE.baseWeights, 'int4'],
-    float8: ['fp8'],
+    float8: ['fp8', 'mxfp8'],
     offloadOptimizers: HOST_OPTIMIZERS,
   },
   sources: {
@@ -60,6 +60,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
     weights:
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
+  float8Runs: { mxfp8: TE_MXFP8 },
   refusal: (o, set) => hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
   parallelNote: (o, dp) => {
     const load = bnb4bitLoadNote('hf-deepspeed')(o, dp);

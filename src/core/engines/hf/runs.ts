@@ -45,23 +45,37 @@ export const HF_TRAINING_RUNS: EngineRuns = {
   },
 };
 
+const A =
+  'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate/utils';
+
+/**
+ * MXFP8 under Accelerate: its Transformer Engine backend (mixed_precision fp8, fp8_backend TE) builds
+ * te_recipe.MXFP8BlockScaling when the TERecipeKwargs' use_mxfp8_block_scaling is set (apply_fp8_autowrap,
+ * accelerate 1.15.0 utils/transformer_engine.py; raises "MXFP8 block scaling is not available" where TE's
+ * check_mxfp8_support fails, i.e. below Blackwell), after _prepare_te's convert_model swaps nn.Linear for te.Linear
+ * (accelerator.py, ahead of _prepare_deepspeed and FSDP wrapping; it raises unless the model and a torch optimizer
+ * come in one prepare call, which transformers 5.14.1's Trainer makes except under FSDP1, trainer.py
+ * delay_optimizer_creation). Estimate only: timed and counted as the MXFP8
+ * linears torchao's recipe runs (kernels/float8.ts), the same block-scaled GEMMs.
+ */
+export const TE_MXFP8 = `--compute mxfp8 runs on the Trainer through Accelerate's Transformer Engine backend (fp8_backend TE with use_mxfp8_block_scaling: te_recipe.MXFP8BlockScaling in apply_fp8_autowrap, ${A}/transformer_engine.py; convert_model swaps the linears for te.Linear in _prepare_te, which needs the model and a torch optimizer in one prepare call: DDP, FSDP2, and DeepSpeed with the Trainer's optimizer do so; FSDP1 prepares the model alone and a DeepSpeed config's own optimizer is a DummyOptim, and both raise), estimated as torchao's MXFP8 linears (the same block-scaled GEMMs; TE's own casts and saved quantized inputs, and its converting lm_head too, not modelled); vramplan writes no launch files for it`;
+
 /**
  * The Trainer under Accelerate (hf-trainer, hf-fsdp) also trains in FP8: axolotl's `fp8: true` and
  * LLaMA-Factory's `fp8` hand Accelerate an AORecipeKwargs, which converts the linears with torchao.float8's
- * tensorwise recipe (https://docs.axolotl.ai/docs/mixed_precision.html "FP8 Mixed Precision"; accelerate
- * utils/ao.py). hf-deepspeed widens its own set the same way (hf-deepspeed/runs.ts).
+ * tensorwise recipe (convert_model_to_fp8_ao, accelerate utils/ao.py; https://docs.axolotl.ai/docs/mixed_precision.html
+ * "FP8 Mixed Precision"), and MXFP8 through Transformer Engine (TE_MXFP8). hf-deepspeed widens its own set the same
+ * way (hf-deepspeed/runs.ts).
  */
 export const HF_ACCELERATE_RUNS: EngineRuns = {
   ...HF_TRAINING_RUNS,
-  widen: { ...HF_TRAINING_RUNS.widen, float8: ['fp8'] },
+  widen: { ...HF_TRAINING_RUNS.widen, float8: ['fp8', 'mxfp8'] },
   sources: {
     ...HF_TRAINING_RUNS.sources,
-    float8: 'https://docs.axolotl.ai/docs/mixed_precision.html',
+    float8: `${A}/ao.py`,
   },
+  float8Runs: { mxfp8: TE_MXFP8 },
 };
-
-const A =
-  'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate/utils';
 
 /**
  * A ZeRO stage outside the engine's own: the Trainer shards only through DeepSpeed or FSDP, each its own engine

@@ -54,7 +54,7 @@ export const SGLANG_KERNELS: EngineKernels = {
     // GGUF: GGUFConfig.get_min_capability 60; its matmuls are sgl_kernel's ggml ops, imported on CUDA (and MUSA)
     // only: on HIP GGUFConfig warns "Only CUDA and MUSA support GGUF quantization currently" and
     // fused_mul_mat_gguf calls names never imported (0.5.23 wheel, layers/quantization/gguf.py:47-76, 97, 209-238),
-    // so no `rocm` row below: refused on AMD GPUs.
+    // so the `rocm` rows below refuse it on AMD GPUs, quoting the ROCm list it is missing from.
     ...Object.fromEntries(
       GGUF_DTYPES.map((w) => [
         w,
@@ -113,6 +113,18 @@ export const SGLANG_KERNELS: EngineKernels = {
       why: '',
       elsewhere: `${rocmUnlisted('w8a8_int8')}; an int8 compressed-tensors checkpoint's scheme imports its int8_scaled_mm on CUDA alone ("if _is_cuda: from sgl_kernel import int8_scaled_mm", sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_w8a8_int8.py:28-30)`,
     },
+    // A GGUF file sets quantization "gguf" (arg_groups/overrides.py:1663-1666, check_gguf_file), which the ROCm list
+    // lacks; GGUFConfig itself warns "Only CUDA, MUSA and NPU support GGUF quantization currently" on HIP.
+    ...Object.fromEntries(
+      GGUF_DTYPES.map((w) => [
+        w,
+        {
+          targets: [],
+          why: '',
+          elsewhere: `a GGUF file sets quantization "gguf" (${SGLANG_WHEEL}, sglang/srt/arg_groups/overrides.py:1663-1666), and ${rocmUnlisted('gguf')}`,
+        },
+      ]),
+    ),
   },
   // fp8_e4m3 KV on GPUs with native FP8 only (8.9+; https://docs.sglang.io/advanced_features/quantized_kv_cache.html:
   // "not all attention backends support quantized KV cache").

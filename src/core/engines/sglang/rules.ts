@@ -20,10 +20,13 @@ export const SGLANG_RULES: readonly Rule[] = [
   SGLANG_ARCH_RULE,
   {
     id: 'sglang-mtp-needs-mtp-layers',
-    says: 'MTP speculative decoding runs the MTP layers the checkpoint ships (num_nextn_predict_layers); this model has none',
+    says: 'MTP speculative decoding (--speculative-algorithm NEXTN, run as EAGLE) drafts with the MTP layers the checkpoint ships (num_nextn_predict_layers): SGLang makes the target checkpoint its own draft only for architectures that ship them (_handle_eagle_family) and loads that draft as their NextN class (ModelConfig._config_draft_model); this model has none, so there is no draft to load: name an EAGLE-3 draft (--speculative eagle3) or use n-gram',
     library: 'sglang',
     versions: '>=0.5',
-    source: 'https://docs.sglang.io/advanced_features/speculative_decoding.html',
+    // Read in the 0.5.23 wheel: the architecture list at speculative_hook.py:1121-1146 (DeepseekV3ForCausalLM,
+    // Glm4MoeForCausalLM, BailingMoe*, ...), the NextN swaps at configs/model_config.py:1010-1212.
+    source:
+      'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/arg_groups/speculative_hook.py:1121-1146, sglang/srt/configs/model_config.py:1010-1212',
     effect: 'forbid',
     applies: (x) => x.options.speculative === 'mtp' && !((x.arch.mtpLayers ?? 0) > 0),
   },
