@@ -6,9 +6,9 @@
  *   9.0, and on 9.x unless `triton_kernels` imports and torch is 2.8 or newer; the wheel pins torch==2.7.1 and does
  *   not require triton_kernels (its METADATA), so Marlin. vllm-project/recipes@888856d9 OpenAI/GPT-OSS.md, written for
  *   0.10.1: "GPT-OSS works on Hopper devices by default, using the FlashAttention3 backend and Marlin MXFP4 MoE".
- * - 0.10.2 to 0.11.1: `get_mxfp4_backend` (same file) takes Triton (triton_kernels' `matmul_ogs`) on 9.x only where
- *   `triton_kernels` imports, which none of these wheels requires or ships (0.11.1's METADATA pins torch==2.9.0 and
- *   lists no triton_kernels; vllm-project/vllm#27370 added it to requirements/cuda.txt as a git dependency, which a
+ * - 0.10.2 to 0.11.2: `get_mxfp4_backend` (same file) takes Triton (triton_kernels' `matmul_ogs`) on 9.x only where
+ *   `triton_kernels` imports, which none of these wheels requires or ships (the 0.10.2, 0.11.1 and 0.11.2 METADATA
+ *   pin torch 2.8.0 / 2.9.0 and list no triton_kernels; vllm-project/vllm#27370 added it to requirements/cuda.txt as a git dependency, which a
  *   PyPI wheel cannot carry): Marlin.
  * - 0.12.0 on: the wheel vendors it (vllm/third_party/triton_kernels; vllm/utils/import_utils.py `has_triton_kernels`
  *   looks for either copy) and `get_mxfp4_backend` takes Triton on 9.0 <= capability < 11.0 with torch 2.8+
@@ -16,8 +16,7 @@
  *   (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py) keeps TRITON ahead of MARLIN there (launch.ts).
  *
  * Not tabled: the 0.10.1+gptoss preview of 2025-08-05 (wheels.vllm.ai/gpt-oss, installed beside PyTorch and Triton
- * nightlies; its kernel depends on whether triton_kernels was installed), 0.11.2 (not read: taken as 0.11.1), builds
- * from source or the Docker images (which install requirements/cuda.txt), and compute capability 10.x and 12.x.
+ * nightlies; its kernel depends on whether triton_kernels was installed), builds from source or the Docker images (not read), and compute capability 10.x and 12.x.
  */
 
 /** A vLLM MXFP4 MoE backend by the kernel it runs: Marlin's `fused_marlin_moe` or triton_kernels' `matmul_ogs`. */
