@@ -8,15 +8,16 @@
  *   0.10.1: "GPT-OSS works on Hopper devices by default, using the FlashAttention3 backend and Marlin MXFP4 MoE".
  * - 0.10.2 to 0.11.2: `get_mxfp4_backend` (same file) takes Triton (triton_kernels' `matmul_ogs`) on 9.x only where
  *   `triton_kernels` imports, which none of these wheels requires or ships (the 0.10.2, 0.11.1 and 0.11.2 METADATA
- *   pin torch 2.8.0 / 2.9.0 and list no triton_kernels; vllm-project/vllm#27370 added it to requirements/cuda.txt as a git dependency, which a
- *   PyPI wheel cannot carry): Marlin.
+ *   pin torch 2.8.0 / 2.9.0 and list no triton_kernels; vllm-project/vllm#27370 added it to requirements/cuda.txt
+ *   as a git dependency, which a PyPI wheel cannot carry): Marlin.
  * - 0.12.0 on: the wheel vendors it (vllm/third_party/triton_kernels; vllm/utils/import_utils.py `has_triton_kernels`
  *   looks for either copy) and `get_mxfp4_backend` takes Triton on 9.0 <= capability < 11.0 with torch 2.8+
  *   (0.12.0 wheel); 0.33.0's `_get_priority_backends_for_gpt_oss`
  *   (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py) keeps TRITON ahead of MARLIN there (launch.ts).
  *
  * Not tabled: the 0.10.1+gptoss preview of 2025-08-05 (wheels.vllm.ai/gpt-oss, installed beside PyTorch and Triton
- * nightlies; its kernel depends on whether triton_kernels was installed), builds from source or the Docker images (not read), and compute capability 10.x and 12.x.
+ * nightlies; its kernel depends on whether triton_kernels was installed), builds from source or the Docker images
+ * (not read), and compute capability 10.x and 12.x.
  */
 
 /** A vLLM MXFP4 MoE backend by the kernel it runs: Marlin's `fused_marlin_moe` or triton_kernels' `matmul_ogs`. */
