@@ -44,6 +44,7 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   'kv-cache-dtype': v('--kv-cache-dtype'),
   'block-size': v('--block-size'),
   quantization: v('--quantization', '-q'),
+  'moe-backend': v('--moe-backend'),
   'gpu-memory-utilization': v('--gpu-memory-utilization'),
   'enable-prefix-caching': b('--enable-prefix-caching'),
   'cpu-offload-gb': v('--cpu-offload-gb'),
@@ -171,6 +172,14 @@ export function readVllmCommand(
       `--max-num-seqs not given: vLLM's default is ${DEFAULT_MAX_NUM_SEQS} (1024 on 70 GiB GPUs other than A100); estimated with ${DEFAULT_MAX_NUM_SEQS}`,
     );
   servedWeightsInto(a, ref, flags, warnings, 'vLLM');
+  // --moe-backend (KernelConfig.moe_backend, vllm/config/kernel.py at 0.33.0): `marlin` is the MoE the estimate times
+  // for MXFP4 experts below compute capability 10.0 (time/decode.ts kernelOn), what vramplan's launch writes there
+  // (launch.ts mxfp4MoeBackendArgs); any other backend is not timed as named.
+  const moeBackend = a.str('moe-backend');
+  if (moeBackend !== undefined && moeBackend !== 'marlin' && moeBackend !== 'auto')
+    warnings.push(
+      `--moe-backend ${moeBackend}: the MoE kernel is timed as the estimate's default for the weights (Marlin for MXFP4 experts below compute capability 10.0), not as ${moeBackend}`,
+    );
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
   const block = a.int('block-size');

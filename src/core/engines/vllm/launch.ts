@@ -4,6 +4,7 @@ import type { EstimateOptions } from '../../../schema/estimate.js';
 import { HF_PINS } from '../hf/trainer.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { VLLM_VERSION } from './rules.js';
+import { vllmMxfp4MoeDefault } from './mxfp4-backend.js';
 import {
   contextOverrideLine,
   checkScript,
@@ -155,12 +156,16 @@ export function vllmArgs(
  * (KernelConfig.moe_backend, vllm/config/kernel.py) overrides it, and its `marlin` maps to MARLIN (BATCHED_MARLIN under
  * the batched format). The estimate times Marlin below 10.0 (time/decode.ts kernelOn) and no timing of matmul_ogs on
  * Hopper prices the default (docs/time-model.md "gpt-oss on vLLM by kernel path"), so on 9.x the launch asks for
- * Marlin. The environment variable older builds read, VLLM_MXFP4_USE_MARLIN, is read nowhere in 0.33.0.
+ * Marlin. The environment variable older builds read, VLLM_MXFP4_USE_MARLIN, is read nowhere in 0.33.0. The pinned
+ * release's default comes from the per-release table (mxfp4-backend.ts vllmMxfp4MoeDefault): the argument is written
+ * wherever that default is not the Marlin MoE the estimate times.
  */
 export function mxfp4MoeBackendArgs(o: EstimateOptions, cc: string | null | undefined): string[] {
   if (o.weights !== 'mxfp4' || gfxOf(cc) !== null) return [];
   const c = ccOf(cc);
-  return c >= 9 && c < 10 ? ['--moe-backend marlin'] : [];
+  if (c >= 10) return [];
+  const d = vllmMxfp4MoeDefault(VLLM_VERSION, c);
+  return d !== null && d !== 'marlin' ? ['--moe-backend marlin'] : [];
 }
 
 /** The --speculative-config JSON of the plan (single-quoted for the shell; $DRAFT spliced in), or null. */
