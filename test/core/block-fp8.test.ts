@@ -221,16 +221,34 @@ describe('block-scaled FP8 GEMMs at prefill M under Triton on gfx942', () => {
     expect(rate(block)).toBeLessThan(0.55 * w8a8);
   });
 
-  it('leaves AITER runs, per-channel checkpoints, gfx950 and SGLang at the given rate', () => {
+  it('leaves AITER runs, per-channel checkpoints and gfx950 at the given rate', () => {
     const gfx942 = { q: 'cutlass', cc: 0, peak16: mi300x.peak16, gfx: mi300x.gfx };
     expect(rate(block, {}, { ...gfx942, aiter: true })).toBe(w8a8);
     expect(rate(perChannel)).toBe(w8a8);
     expect(rate(plain)).toBe(w8a8);
     expect(rate(block, { weights: 'bf16' })).toBe(w8a8);
     expect(rate(block, {}, { ...gfx942, peak16: mi355x.peak16, gfx: mi355x.gfx })).toBe(w8a8);
-    expect(blockFp8GemmRate(block, opts(), FRAMEWORKS.sglang, { ...gfx942, cc: 0 }, w8a8)).toBe(
-      w8a8,
-    );
+  });
+
+  it("caps SGLang's AITER linears on gfx942 (AITER's Triton blockscale GEMM), not its AITER fused MoE", () => {
+    // sglang==0.5.13.post1 aiter_w8a8_block_fp8_linear: use_triton = True off gfx950; 0.5.7 imports only the Triton one.
+    const gfx942 = { q: 'cutlass', cc: 0, peak16: mi300x.peak16, gfx: mi300x.gfx };
+    const sg = (
+      part: 'linears' | 'experts',
+      w: { q: string; cc: number; peak16: number; gfx?: string; aiter?: boolean } = gfx942,
+      arch: Arch = block,
+    ) => blockFp8GemmRate(arch, opts(), FRAMEWORKS.sglang, w, w8a8, part);
+    const ceiling = (627.96 / 2614.9) * 2 * mi300x.peak16; // AMD-AGI/Primus-Turbo#339 on an MI300X
+    expect(sg('linears')).toBeCloseTo(ceiling, 0);
+    expect(sg('linears') / 1e12).toBeGreaterThan(620);
+    expect(sg('linears') / 1e12).toBeLessThan(635);
+    expect(sg('linears', { ...gfx942, aiter: true })).toBeCloseTo(ceiling, 0);
+    expect(sg('experts')).toBe(w8a8);
+    expect(sg('experts', { ...gfx942, aiter: true })).toBe(w8a8);
+    // AITER off: SGLang's own Triton w8a8_block_fp8_matmul and Triton fused_moe, both held to the ceiling.
+    expect(sg('experts', { ...gfx942, aiter: false })).toBeCloseTo(ceiling, 0);
+    expect(sg('linears', gfx942, perChannel)).toBe(w8a8);
+    expect(sg('linears', { ...gfx942, peak16: mi355x.peak16, gfx: mi355x.gfx })).toBe(w8a8);
   });
 
   it("lengthens a vLLM block-FP8 prefill on an MI300X unless the run switches AITER's kernels on", () => {

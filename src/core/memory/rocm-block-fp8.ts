@@ -21,9 +21,13 @@ export interface RocmBlockFp8Linear {
  * prefill's GEMMs reach at most `peakShare8` of the 8-bit peak (a kernel tiled for the target), times
  * `defaultTileShare` where the engine runs its own kernels at their default tiles (no tuned file for the shape): the
  * share of a tuned run's rate the default tiles reach (time/block-fp8.ts blockFp8GemmRate). Absent: 1.
+ * `aiterLinearsTriton`: the engine's AITER linear path runs a Triton blockwise GEMM on these targets as well, and AITER
+ * is the engine's default there (TimeOptions.rocmAiter unset reads as on): the linears keep the ceiling with AITER on,
+ * the routed experts (AITER's own fused MoE) do not. Absent: AITER's kernels lift the ceiling from both.
  */
 export interface RocmBlockFp8Prefill {
   targets: readonly string[];
   peakShare8: number;
   defaultTileShare?: number;
+  aiterLinearsTriton?: boolean;
 }

@@ -230,7 +230,8 @@ export function absorbDequantSeconds(
 /**
  * FLOP/s of a prefill's GEMMs on a block-scaled FP8 checkpoint run W8A8 (`q` cutlass; on AMD GPUs the family's ROCm
  * name, hipBLASLt) on Hopper, or on the AMD gfx targets of the engine's `rocmPrefill` (`gfx`) unless AITER runs them
- * (`aiter`): `rate` (the W8A8 rate) capped
+ * (`aiter`; for an engine whose AITER linears are Triton, RocmBlockFp8Prefill.aiterLinearsTriton, the routed
+ * `experts` only): `rate` (the W8A8 rate) capped
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
@@ -245,13 +246,18 @@ export function blockFp8GemmRate(
   fw: FrameworkProfile,
   w: { q: string | null; cc: number; peak16: number; gfx?: string | undefined; aiter?: boolean },
   rate: number,
+  part: 'linears' | 'experts' = 'linears',
 ): number {
   // On the AMD targets the engine lists, its Triton blockwise kernels unless AITER's run them (TimeOptions.rocmAiter),
-  // at their default tiles' share of a tuned kernel's ceiling (RocmBlockFp8Prefill.defaultTileShare);
+  // at their default tiles' share of a tuned kernel's ceiling (RocmBlockFp8Prefill.defaultTileShare); where the
+  // engine's AITER linears are Triton too (aiterLinearsTriton), only its routed experts leave the ceiling, and only
+  // with AITER on (its default there: rocmAiter unset);
   // an AMD Instinct GPU's 8-bit dense peak is twice its 16-bit one (MI300X: 2614.9 against 1307.4 TFLOPS).
   const rp = fw.blockFp8Linear?.rocmPrefill;
   if (rp !== undefined && w.gfx !== undefined && rp.targets.includes(w.gfx)) {
-    const triton = w.aiter !== true && w.q === 'cutlass' && o.weights === 'fp8';
+    const aiterOn = rp.aiterLinearsTriton === true ? w.aiter !== false : w.aiter === true;
+    const tritonKernel = rp.aiterLinearsTriton === true && part === 'linears' ? true : !aiterOn;
+    const triton = tritonKernel && w.q === 'cutlass' && o.weights === 'fp8';
     const share = rp.peakShare8 * (rp.defaultTileShare ?? 1);
     return triton && isBlockScaledFp8(arch) ? Math.min(rate, share * 2 * w.peak16) : rate;
   }

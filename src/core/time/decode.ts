@@ -297,9 +297,11 @@ interface Traffic {
   moeIssueBytes: number;
   /** GEMM FLOPs per GPU beyond the routed tokens' where the engine's MoE tile kernel pads its tiles (moe-tile.ts). */
   paddedFlops: number;
-  /** FLOP/s of the step's GEMMs (gemmRate), and of a prefill's (a block-scaled checkpoint's capped, blockFp8GemmRate). */
+  /** FLOP/s of the step's GEMMs (gemmRate), and of a prefill's (a block-scaled checkpoint's capped, blockFp8GemmRate):
+   * its linears', and its routed experts'. */
   rate: number;
   prefillRate: number;
+  prefillExpertRate: number;
 }
 
 /**
@@ -436,6 +438,8 @@ export function decodeTraffic(
   const issueBytes = unpacked / o.tp;
   const moeIssueBytes = (read.moeIssue * (1 - h.experts) * wb) / o.tp;
   const rate = gemmRate(q, r, t.quantFormat);
+  // The fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
+  const gemmWhere = { q, cc: r.cc, peak16: r.peak16, gfx: rocmGfx(r), aiter: t.rocmAiter };
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -451,14 +455,8 @@ export function decodeTraffic(
     moeIssueBytes,
     paddedFlops: read.paddedFlops * (1 - h.experts),
     rate,
-    // The fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
-    prefillRate: blockFp8GemmRate(
-      m.arch,
-      o,
-      fw,
-      { q, cc: r.cc, peak16: r.peak16, gfx: rocmGfx(r), aiter: t.rocmAiter },
-      rate,
-    ),
+    prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
+    prefillExpertRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate, 'experts'),
   };
 }
 
@@ -544,7 +542,7 @@ export function prefillGpuSeconds(
   return (
     (flops - expertFlops) / (rate * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
     (expertFlops > 0
-      ? expertFlops / (rate * shapeFactor(tokens * seqs * m.topK, expertWidth))
+      ? expertFlops / (tr.prefillExpertRate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
     (attnRate > 0 ? attnFlops / attnRate : 0) +
     prefillWeightSeconds(o, r, tr) +

@@ -44,6 +44,18 @@
  * two elementwise kernels for each of W_UK and W_UV, 4 a layer, inside the captured graph (replayed every step).
  * sgl-project/sglang#18242 (after 0.5.7) later moved gfx942 onto the fused paths gated to gfx950 in this wheel.
  *
+ * At prefill M the AITER linear on gfx942 is a Triton kernel, not CK's: the sglang==0.5.7 wheel's fp8_utils.py imports
+ * only `aiter.ops.triton.gemm_a8w8_blockscale` (the CK import is commented out), and the sglang==0.5.13.post1 wheel's
+ * `aiter_w8a8_block_fp8_linear` sets `use_triton = True` unless `_use_aiter_gfx95` (CK's `gemm_a8w8_blockscale` only
+ * where a gfx950 shape is not in its Triton table), so AITER's CK tables (a8w8_blockscale_tuned_gemm*.csv) do not
+ * time it. No gfx942 timing of AITER's Triton kernel at prefill M was found (ROCm/aiter#1930 posts TPOTs; ROCm/aiter#1232
+ * and ROCm/aiter#1195 ran on gfx950); the one Triton blockwise FP8 GEMM timed on gfx942 with the same 1x128 and
+ * 128x128 scales is AMD-AGI/Primus-Turbo#339's (627.96 TFLOPS forward over 84 shapes, 0.240 of the 2614.9 TFLOPS
+ * 8-bit peak), tiled for the target: the linears' prefill ceiling (`rocmPrefill`, time/block-fp8.ts
+ * blockFp8GemmRate), as vLLM's with AITER off takes it, without vLLM's default-tile share (AITER tunes its Triton
+ * kernel's gfx942 configs: ROCm/aiter#1930). The routed experts run AITER's own fused MoE (`aiterLinearsTriton`: its CK/asm
+ * kernels, AITER's tuned fmoe tables) and keep the W8A8 rate.
+ *
  * On CUDA the same function (models/deepseek_v2.py `determine_num_fused_shared_experts`, sglang==0.5.6.post1 and
  * 0.5.7 wheels) fuses DeepSeek-V3/R1's one shared expert into the routed fused MoE from capability 8.0 when the config
  * is DeepseekV3ForCausalLM with 256 routed experts and `--disable-shared-experts-fusion` is off; 0.5.7 refuses it
@@ -82,5 +94,11 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     // kv_b widened to BF16 each step: cast (1 + 2 B) and scale (2 + 2 B) then the bmm's 2 B read, less the 1 B counted;
     // 2 kernels each for w_kc and w_vc (deepseek_v2.py forward_absorb_prepare / forward_absorb_core, sglang==0.5.7)
     absorbDequant: { extraBytesPerParam: 8, kernels: 4 },
+  },
+  rocmPrefill: {
+    targets: ['gfx942'], // aiter_w8a8_block_fp8_linear: `use_triton = True` off gfx950 (0.5.13.post1; 0.5.7 imports only it)
+    // Triton blockwise FP8 GEMM forward, MI300X, AMD-AGI/Primus-Turbo#339 (627.96 TFLOPS; the ceiling vLLM's takes)
+    peakShare8: 627.96 / 2614.9,
+    aiterLinearsTriton: true, // AITER's fused_moe (CK/asm) runs the routed experts, SGLANG_USE_AITER=1 in the ROCm image
   },
 };
