@@ -5,7 +5,7 @@
  * bench.py, vllm-project/vllm#2497), and only as M grows does the cap of KernelFamily.sm80PeakShare set the time.
  */
 import { describe, expect, it } from 'vitest';
-import { gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { gpuRates, modelFacts, servingTime } from '../../src/core/time/index.js';
 import {
   decodeTraffic,
   prefillGpuSeconds,
@@ -22,7 +22,7 @@ import { timeOptionsFromFlags } from '../../src/schema/time.js';
 const MODEL = 'llama-3.1-8b';
 
 /** A prefill of `rows` tokens of one prompt through named Marlin on an A100, and its one read of the weights. */
-function prefill(rows: number, gpu = 'a100-80gb-sxm') {
+function prefill(rows: number, gpu = 'a100-80gb-sxm', batch = 1) {
   const f: RawFlags = {
     model: MODEL,
     gpu,
@@ -30,8 +30,8 @@ function prefill(rows: number, gpu = 'a100-80gb-sxm') {
     framework: 'vllm',
     weights: 'int4',
     'quant-format': 'marlin',
-    batch: 1,
-    seq: rows + 16,
+    batch,
+    seq: rows + 128,
     'prompt-tokens': rows,
   };
   const o = optionsFromFlags(f);
@@ -47,6 +47,7 @@ function prefill(rows: number, gpu = 'a100-80gb-sxm') {
       (2 * (m.active - embedOnly(m)) * rows) / (tr.rate * shapeFactor(Infinity, m.hidden)) +
       prefillWeightSeconds(o, r, tr),
     tr,
+    serving: () => servingTime(m, o, t, r),
   };
 }
 
@@ -97,5 +98,16 @@ describe("Marlin's prefill GEMMs at 16-64 rows on an A100", () => {
 
   it('an RTX 3090 (compute capability 8.6, no sourced large-M rate) keeps the shape-scaled GEMM', () => {
     expect(prefill(16, 'rtx-3090').tr.mBlocks).toBeNull();
+  });
+});
+
+describe("a neighbour's prompt chunked into a Marlin decode step on an A100", () => {
+  it('costs the pass its rows add to the step: a 64-row step plus a short prompt reads the weights again', () => {
+    // vLLM schedules the prompt's 8 tokens into the step of the 63 others (64 in flight): 71 rows, a 64-row pass and
+    // a 16-row one, the second a whole stream of the weights; 8 in flight leave room in the step's one 16-row block.
+    const full = prefill(8, 'a100-80gb-sxm', 64);
+    expect(full.serving().stall).toBeGreaterThan(0.9 * full.read);
+    const room = prefill(8, 'a100-80gb-sxm', 8);
+    expect(room.serving().stall).toBeLessThan(0.5 * room.read);
   });
 });
