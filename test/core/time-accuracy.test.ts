@@ -1025,10 +1025,12 @@ const FIELD_BARS = {
   // With Marlin's large-M GEMMs on an A100 at KernelFamily.sm80PeakShare (vllm-project/vllm#2497): AWQ-Marlin at 64 in
   // flight -14.9% -> -43.1%, Qwen3-30B-A3B at 16 -30.8% -> -32.3%, at 1 +1.7% -> -0.2% and -10.1% -> -10.4% (p90 30.9% ->
   // 36.2%): the closed loop's 64-row steps are timed below Marlin's batch-64 tile rate, a miss (docs/time-model.md "Known
-  // misses").
-  'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.363 },
+  // misses"). With a prefill's linears as Marlin's passes of 16-row blocks (KernelFamily.mBlocks) and a chunked prompt
+  // priced as the passes it adds to the step: AWQ-Marlin at 64 -43.1% -> +24.0%, at 1 -0.2% -> +3.8% (p90 36.2% -> 32.3%).
+  'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.324 },
   // Its SGLang rows: without CUDA graphs, the A100 40GB image of May 2026 +33.2%, +3.9% at 1 and 64, 0.4.6 on an L4 -13.3%,
-  // -52.6%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +56.2% at 1, 16, 64 (its 64 slower a step than its bf16 run).
+  // -52.6%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +56.2% at 1, 16, 64 (its 64 slower a step than its bf16 run);
+  // with Marlin's passes of 16-row blocks (KernelFamily.mBlocks) -7.0%, -18.0%, +27.1% (median 13.3% -> 18.0%).
   'infbench kind:serving engine:sglang': { count: 7, median: 0.216, p90: 0.562 },
   // llama.cpp b5540 (unfused graph) serving Q4_K_M on the L4 with four slots: -15.2% at 1 in flight, +13.0% at 4.
   'infbench kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.152 },
@@ -1143,13 +1145,16 @@ const FIELD_BARS = {
   // -20.1%, GPTQ Marlin int4 +16.6%, GPTQ int4 -8.3%, AWQ -21.9%, AWQ Marlin +17.8%, GPTQ Marlin int8 +27.4%, GPTQ int8
   // -1.8%, bitsandbytes -13.3%; H100 FP8 static +40.1%, FP8 dynamic +50.8%, BF16 +25.8%, AWQ +59.4%, BF16 + FP8 KV +36.5%.
   // With Marlin's large-M GEMMs on an A100 at KernelFamily.sm80PeakShare (vllm-project/vllm#2497): the A100 Marlin rows
-  // -21.2%, -20.4%, -12.3%.
-  'gpsquant kind:serving engine:vllm': { count: 17, median: 0.213, p90: 0.509 },
+  // -21.2%, -20.4%, -12.3%; with a prefill's linears as Marlin's passes of 16-row blocks (KernelFamily.mBlocks) -19.0%,
+  // -18.2%, -9.7% (median 21.2% -> 20.1%).
+  'gpsquant kind:serving engine:vllm': { count: 17, median: 0.201, p90: 0.509 },
   // GPUStack's A100 SXM pages (vLLM 0.11.0, SGLang 0.5.5.post1), Qwen3-14B and Qwen3-32B bursts. First figures: 14B vLLM
   // ShareGPT +29.8%, FP8 (Marlin) +70.4%, AWQ (Marlin) +60.2%, random 32K +17.0%, 4K +21.7%, 2K +10.1%, 128 +35.8%; 32B
   // ShareGPT -4.7%, FP8 +70.5%, AWQ +60.5%, 32K +7.4%, 4K -7.1%, 2K -11.3%, 128 +10.1%. With Marlin's large-M GEMMs on an
-  // A100 (KernelFamily.sm80PeakShare): the four Marlin rows +11.8%, +2.6%, +9.1%, -0.1%.
-  'gpsa100 kind:serving engine:vllm': { count: 14, median: 0.102, p90: 0.299 },
+  // A100 (KernelFamily.sm80PeakShare): the four Marlin rows +11.8%, +2.6%, +9.1%, -0.1%; with a prefill's linears as
+  // Marlin's passes of 16-row blocks (KernelFamily.mBlocks, no shape loss from the token count) +16.2%, +6.4%, +13.6%,
+  // +3.8% (median 10.1% -> 10.7%).
+  'gpsa100 kind:serving engine:vllm': { count: 14, median: 0.108, p90: 0.299 },
   // The same pages' SGLang ShareGPT bursts: 14B +4.9%, 32B +7.4%.
   'gpsa100 kind:serving engine:sglang': { count: 2, median: 0.062, p90: 0.075 },
   // QwQ-32B bf16 on the issue's 8x H200, ten ShareGPT requests one at a time: -55.2% read as TP 1 on one card (above one

@@ -28,6 +28,7 @@ import { decodeHost, serialSeqSeconds, trtllmMoe16, trtllmMoeBlockFp8 } from './
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { embedOnly } from './train-work.js';
+import { linearPasses, type MBlocks } from './m-blocks.js';
 import {
   expertDownShare,
   headElementBytes,
@@ -89,6 +90,12 @@ interface KernelFamily {
    * kernel, as hopperPeakShare. Absent: the 16-bit GEMM rate.
    */
   sm80PeakShare?: number;
+  /**
+   * The kernel walks a GEMM's rows in passes of fixed-height blocks, each pass one stream of the weights (m-blocks.ts):
+   * where its large-M rate is sourced (sm80PeakShare on compute capability 8.0), a prefill's linears take their passes'
+   * time rather than the 16-bit GEMM's small-M shape loss. Absent: FLOPs at the rate, shape-scaled, plus one read.
+   */
+  mBlocks?: MBlocks;
 }
 const KERNELS: Record<QuantFormat, KernelFamily> = {
   // gpt-fast blog: Llama-2-7B A100 bf16 107 -> int8 157 -> int4 202 tok/s at 1/2 and ~1/3.6 of the bytes.
@@ -126,6 +133,9 @@ const KERNELS: Record<QuantFormat, KernelFamily> = {
     // bandwidth) holds 141.1-141.4 TFLOP/s from batch 128 to 4,000, 0.61-0.74 of torch's fp16 GEMM there
     // (vllm-project/vllm#2497, resorcap's comment of 2024-01-24): 141.4 of the A100's 312 dense 16-bit TFLOPS.
     sm80PeakShare: 0.45, // Marlin's large-M GEMMs on an A100, vllm-project/vllm#2497
+    // 16-row blocks, kernels of 1-4 blocks, the 4-block one repeated above 64 rows (IST-DASLab/marlin@e017bb46
+    // marlin/marlin_cuda_kernel.cu, the `tot_m_blocks` loop; m-blocks.ts).
+    mBlocks: { rows: 16, perPass: 4 },
     // AMD GPUs have no Marlin: the weight-only MXFP4 MoE path on gfx942 is triton_kernels' matmul_ogs (vLLM's ROCm
     // MXFP4 MoE backend without AITER's CK kernels, which need gfx950: vllm/model_executor/layers/quantization/
     // mxfp4.py get_mxfp4_backend). Its decode GEMM of gpt-oss-20b's experts (E 32, K 3072, N 6144, top-4, M 1) takes
@@ -302,6 +312,8 @@ interface Traffic {
   rate: number;
   prefillRate: number;
   prefillExpertRate: number;
+  /** The step's kernel tiles its rows at a sourced large-M rate on this GPU (KernelFamily.mBlocks), or null. */
+  mBlocks: MBlocks | null;
 }
 
 /**
@@ -440,6 +452,7 @@ export function decodeTraffic(
   const rate = gemmRate(q, r, t.quantFormat);
   // The fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
   const gemmWhere = { q, cc: r.cc, peak16: r.peak16, gfx: rocmGfx(r), aiter: t.rocmAiter };
+  const share = k && q === t.quantFormat && r.cc === 8 ? k.sm80PeakShare : undefined;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -455,6 +468,7 @@ export function decodeTraffic(
     moeIssueBytes,
     paddedFlops: read.paddedFlops * (1 - h.experts),
     rate,
+    mBlocks: share !== undefined && k?.mBlocks ? k.mBlocks : null,
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
     prefillExpertRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate, 'experts'),
   };
@@ -539,13 +553,23 @@ export function prefillGpuSeconds(
   // under TP), as a training step's do (train-work.ts moeWork); the rest at the model's width.
   const expertFlops = prefillExpertFlops(m, o, tokens * seqs);
   const expertWidth = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
+  // A dense model's linears through a kernel that tiles its rows: its passes (linearPasses), less the one read of
+  // the weights added below; otherwise the FLOPs at the rate, shape-scaled.
+  const rows = tokens * seqs;
+  const read = prefillWeightSeconds(o, r, tr);
+  const passes = expertFlops === 0 ? linearPasses(m, o, r, tr) : null;
+  const dense = passes
+    ? passes(rows) -
+      read +
+      (attnRate > 0 ? 0 : attnFlops / (rate * shapeFactor(rows, m.hidden / o.tp)))
+    : (flops - expertFlops) / (rate * shapeFactor(rows, m.hidden / o.tp));
   return (
-    (flops - expertFlops) / (rate * shapeFactor(tokens * seqs, m.hidden / o.tp)) +
+    dense +
     (expertFlops > 0
       ? expertFlops / (tr.prefillExpertRate * shapeFactor(tokens * seqs * m.topK, expertWidth))
       : 0) +
     (attnRate > 0 ? attnFlops / attnRate : 0) +
-    prefillWeightSeconds(o, r, tr) +
+    read +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
     decodeTpSeconds(m, o, tokens * seqs, r)
   );

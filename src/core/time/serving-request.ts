@@ -16,6 +16,7 @@ import { gpuRates, type GpuRates } from './hardware.js';
 import { modelFacts, servedArch, type ModelFacts } from './model-facts.js';
 import { prefillWaitsForStep } from './decode-host.js';
 import { frontendSeconds } from './frontend.js';
+import { linearPasses } from './m-blocks.js';
 import { chunkedPrefillHostSeconds } from './graph-step.js';
 import {
   decodeStep,
@@ -57,7 +58,12 @@ export function servingTime(
   const host = chunkedPrefillHostSeconds(m, o, r, fresh, t, engine);
   // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
-  const neighbour = gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
+  // Through a kernel that tiles its rows (m-blocks.ts), the prompt's rows join the step's: the passes the step's rows
+  // and its together take beyond the step's own, not its own FLOPs.
+  const passes = inStep ? linearPasses(m, o, r, tr) : null;
+  const neighbour = passes
+    ? gpuPrefill - passes(fresh) + passes(o.batch - 1 + fresh) - passes(o.batch - 1)
+    : gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
   // An overlapped scheduler launches a neighbour's prefill during the decode step before it (unless the prefill first
   // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
   const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
