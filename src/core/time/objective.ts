@@ -483,7 +483,9 @@ function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   // count of none runs no adapter.
   const host = fw.loraForwardHost;
   const python =
-    ops > 0 && host !== undefined ? Math.max(0, host.layers * OPS_PER_LAYER_EAGER - host.kernels) : 0;
+    ops > 0 && host !== undefined
+      ? Math.max(0, host.layers * OPS_PER_LAYER_EAGER - host.kernels)
+      : 0;
   return ops + (dropout ? 1 : 0) + python + autocastAdapterCastOps(p, t);
 }
 
