@@ -196,6 +196,16 @@ def run_mode(amp: bool, dropout: float, rounds: int, windows: int, calls: int):
     return out
 
 
+def cpu():
+    """The host's CPU as /proc/cpuinfo names it (Linux)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            info = dict(line.split(":", 1) for line in f.read().split("\n\n")[0].splitlines() if ":" in line)
+        return {"name": info["model name"].strip(), "threads": torch.get_num_threads()}
+    except (OSError, KeyError):
+        return {"name": platform.processor(), "threads": torch.get_num_threads()}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -210,12 +220,12 @@ def main():
             print(f"amp={amp} lora_dropout={dropout}", flush=True)
             modes.append(run_mode(amp, dropout, a.rounds, a.windows, a.calls))
     result = {
-        "schema": "vramplan-measured/1",
         "script": "scripts/measure/unsloth_lora_forward_host.py",
         "source": "unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py patch_lora_forwards, COMPILED_LORA_FORWARD "
                   "(source replacements reproduced on the installed PEFT's lora.Linear.forward; unsloth_zoo not imported)",
         "versions": {"torch": torch.__version__, "transformers": transformers.__version__, "peft": peft.__version__,
                      "python": platform.python_version()},
+        "cpu": cpu(),
         "clock": "time.thread_time",
         "rounds": a.rounds, "windows": a.windows, "calls": a.calls,
         "modes": modes,
