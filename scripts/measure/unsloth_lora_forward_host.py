@@ -200,7 +200,8 @@ def cpu():
     """The host's CPU as /proc/cpuinfo names it (Linux)."""
     try:
         with open("/proc/cpuinfo") as f:
-            info = dict(line.split(":", 1) for line in f.read().split("\n\n")[0].splitlines() if ":" in line)
+            block = f.read().split("\n\n")[0].splitlines()
+        info = {k.strip(): v for k, v in (line.split(":", 1) for line in block if ":" in line)}
         return {"name": info["model name"].strip(), "threads": torch.get_num_threads()}
     except (OSError, KeyError):
         return {"name": platform.processor(), "threads": torch.get_num_threads()}
