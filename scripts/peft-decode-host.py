@@ -13,6 +13,8 @@
 # A third arm, `unsloth`, runs PEFT's forward as unsloth_zoo's patch_lora_forwards rewrites it
 # (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py: _check_forward_args dropped, the input cast guarded by
 # torch.is_autocast_enabled(), the adapter's line replaced by COMPILED_LORA_FORWARD's addmm, returned from the loop).
+# That arm leaves out the rewrite's guard before the base layer's call and, on CPU, reads CUDA's autocast state: the
+# figure the model prices is scripts/measure/unsloth_lora_forward_host.py's.
 # `amp`: a bf16 model whose adapters get_peft_model keeps in fp32, each call an autocast region of its own, as the
 # trainer's generate runs a bf16 policy under accelerate's autocast wrapper (PEFT's input cast and autocast's weight
 # casts inside the adapted linear's time).

@@ -10,6 +10,8 @@ import { paramCounts } from '../../src/core/model/params.js';
 import { estimateObjectiveTime } from '../../src/core/time/objective.js';
 import { LORA_OPS_PER_LINEAR, OPS_PER_LAYER_EAGER } from '../../src/core/time/train-work.js';
 import { PEFT_GENERATE_LINEAR } from '../../src/core/engines/hf/lora-path.js';
+import { UNSLOTH_GENERATE_LINEAR } from '../../src/core/engines/unsloth/lora-path.js';
+import { FRAMEWORKS } from '../../src/core/engines/store.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
@@ -73,10 +75,7 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
     const dropped = rollout({ ...t, framework: 'hf' }, undefined, true);
     expect(dropped).toBeGreaterThan(plain);
     // PEFT's forward and its Python plus nn.Dropout's native_dropout, the same as a build counted one op more.
-    expect(dropped).toBeCloseTo(
-      rollout({ ...t, framework: 'hf' }, LORA_OPS_PER_LINEAR + peftPython + 1),
-      9,
-    );
+    expect(dropped).toBeCloseTo(rollout({ ...t, framework: 'hf' }, LORA_OPS_PER_LINEAR + 1), 9);
     // A vLLM rollout decodes no PEFT module; a full fine-tune has no adapter; Unsloth's profile counts none.
     const vllm = { ...t, framework: 'hf', rollout: 'vllm-colocate' };
     expect(rollout(vllm, undefined, true)).toBe(rollout(vllm));
@@ -93,15 +92,38 @@ describe('GRPO rollout by the trainer’s generate with the adapter unmerged', (
     );
   });
 
-  it("PEFT's own forward costs its measured host time, more than its ops alone; a build's own count replaces it", () => {
+  it("PEFT's own forward costs its measured host time, more than its ops alone; a build's own count replaces its ops", () => {
     const t = { 'lora-targets': 'all-linear', framework: 'hf' };
     // 0.2 of a decoder layer's host time an adapted linear, whose kernels are 5 of the layer's 45: 4 ops of Python.
     expect(peftPython).toBeCloseTo(4, 9);
     const peft = rollout(t);
-    expect(peft).toBeGreaterThan(rollout(t, LORA_OPS_PER_LINEAR));
-    expect(peft).toBeCloseTo(rollout(t, LORA_OPS_PER_LINEAR + peftPython), 9);
-    // Unsloth replaces PEFT's forward (its loraForwardOps): no PEFT Python is added.
+    expect(peft).toBe(rollout(t, LORA_OPS_PER_LINEAR));
+    expect(peft).toBeGreaterThan(rollout(t, 1));
+    // Unsloth replaces PEFT's forward (its loraForwardOps), and its own Python replaces PEFT's.
     const unsloth = { ...t, framework: 'unsloth' };
     expect(rollout(unsloth)).toBe(rollout(unsloth, 4));
+  });
+});
+
+describe("Unsloth's rewrite of PEFT's forward at the trainer's generate", () => {
+  // Unsloth's Python beyond its ops at a decode step, in eager ops (scripts/measure/unsloth_lora_forward_host.py).
+  const unslothPython =
+    UNSLOTH_GENERATE_LINEAR.layers * OPS_PER_LAYER_EAGER - UNSLOTH_GENERATE_LINEAR.kernels;
+  const t = { 'lora-targets': 'all-linear', framework: 'unsloth' };
+
+  it('the profile carries its measured host time', () => {
+    expect(FRAMEWORKS.unsloth?.loraForwardHost).toEqual(UNSLOTH_GENERATE_LINEAR);
+    expect(unslothPython).toBeGreaterThan(0);
+  });
+
+  it("adds its Python to each adapted linear beside its ops, a build's own count included; none runs no adapter", () => {
+    // Host-bound eager decode: the rollout is nearly affine in an adapted linear's ops; the Python shows as its offset.
+    const full = rollout({ ...t, method: 'full', 'lora-targets': 'q,v' });
+    expect(rollout(t, 0)).toBe(full);
+    const two = rollout(t, 2);
+    const perOp = rollout(t, 3) - two;
+    expect(perOp).toBeGreaterThan(0);
+    expect((two - full) / perOp - 2).toBeCloseTo(unslothPython, 1);
+    expect((rollout(t) - full) / perOp - 4).toBeCloseTo(unslothPython, 1);
   });
 });

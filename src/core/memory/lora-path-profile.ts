@@ -69,9 +69,9 @@ export interface LoraFillPasses extends Omit<LoraBranchPasses, 'dropoutIn'> {
 /**
  * FrameworkProfile.loraForwardHost: host time of one adapted linear's unmerged LoRA forward at a decode step of the
  * trainer's own generate, in a plain decoder layer's host time (`layers`), measured in an arm that dispatched `kernels`
- * ops. Where the engine runs PEFT's own forward (no loraForwardOps), its Python beyond those ops (the nn.Module calls,
- * the adapter loop) adds layers x OPS_PER_LAYER_EAGER - kernels eager ops to each adapted linear (time/objective.ts
- * trainerGenerateAdapterOps). Absent: the ops alone.
+ * ops. The forward's Python beyond those ops (PEFT's nn.Module calls and adapter loop, or what the engine's rewrite of
+ * it keeps) adds layers x OPS_PER_LAYER_EAGER - kernels eager ops to each adapted linear, beside the ops counted
+ * (loraForwardOps, a build's own count, or PEFT's; time/objective.ts trainerGenerateAdapterOps). Absent: the ops alone.
  */
 export interface LoraForwardHost {
   layers: number;

@@ -470,18 +470,20 @@ export function objectiveWork(
  * generates in training mode with LoRA dropout set (FrameworkProfile.generatesInTrainMode; the engine's dropout or
  * the run's, as adapter-path.ts reads it), nn.Dropout's one native_dropout kernel on each adapted linear's input
  * (peft v0.20.0 tuners/lora/bnb.py Linear4bit.forward line 549, layer.py Linear.forward: `lora_B(lora_A(dropout(x)))`),
- * and, for PEFT's own forward, the host time of its Python beyond those ops in eager ops
- * (FrameworkProfile.loraForwardHost: scripts/peft-decode-host.py).
+ * and the host time of the forward's Python beyond those ops in eager ops (FrameworkProfile.loraForwardHost: PEFT's,
+ * scripts/peft-decode-host.py; Unsloth's rewrite, scripts/measure/unsloth_lora_forward_host.py).
  */
 function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
   const own = t.loraForwardOps ?? fw.loraForwardOps;
   const ops = own ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
-  // PEFT's own forward: its Python beyond its ops, from its measured host time (FrameworkProfile.loraForwardHost).
+  // The engine's forward (PEFT's own, or the engine's rewrite of it): its Python beyond its ops, from its measured
+  // host time (FrameworkProfile.loraForwardHost); a build's own count replaces its kernels, not its Python, and a
+  // count of none runs no adapter.
   const host = fw.loraForwardHost;
   const python =
-    own === undefined && host !== undefined
+    ops > 0 && host !== undefined
       ? Math.max(0, host.layers * OPS_PER_LAYER_EAGER - host.kernels)
       : 0;
   return ops + (dropout ? 1 : 0) + python + autocastAdapterCastOps(p, t);

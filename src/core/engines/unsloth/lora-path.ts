@@ -6,6 +6,15 @@
 import type { LoraPathCost } from '../../memory/lora-path-profile.js';
 import { PEFT_LORA_PATH } from '../hf/lora-path.js';
 
+// unsloth_zoo's rewrite of PEFT's lora.Linear.forward (patch_lora_forwards, COMPILED_LORA_FORWARD;
+// unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py) at a decode step of the trainer's generate: one adapted linear's
+// host time in a plain decoder layer's, measured on CPU tensors by scripts/measure/unsloth_lora_forward_host.py (a bf16
+// Qwen2 layer, fp32 adapters r 16 on its seven projections, lora_dropout 0, each call an autocast region, against the
+// plain layer; torch 2.8.0, transformers 4.56.2, peft 0.15.2; calibration/measured/unsloth-lora-forward-host-cpu.json,
+// `amp` at lora_dropout 0: the median of its rounds). Its kernels there: the two factors' casts, x @ A and the addmm,
+// loraForwardOps' 4.
+export const UNSLOTH_GENERATE_LINEAR = { layers: 0.19, kernels: 4 } as const;
+
 export const UNSLOTH_LORA_PATH: LoraPathCost = {
   // matmul_lora: `XA = torch_matmul(X, A)` reads X (1 input pass), `out.addmm_(XA, B, alpha = s)` adds the
   // scaled product into the frozen GEMM's output in place (read and write: 2 output passes): 2 kernels.

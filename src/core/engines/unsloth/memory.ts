@@ -1,5 +1,5 @@
 /** What the unsloth engine really allocates: unsloth's memory profile (core/memory reads it). */
-import { UNSLOTH_LORA_PATH } from './lora-path.js';
+import { UNSLOTH_GENERATE_LINEAR, UNSLOTH_LORA_PATH } from './lora-path.js';
 import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
 import { GiB } from '../../units.js';
 
@@ -133,4 +133,7 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // into the base output with one addmm: 4 ops (unslothai/unsloth-zoo@ce232d6c unsloth_zoo/compiler.py). Builds
   // before unslothai/unsloth-zoo@ad72ed54 (2025-12-07) left the casts to autocast's cache: 2.
   loraForwardOps: 4,
+  // That rewrite keeps PEFT's adapter loop and the dropout's module call and adds its own guards (the base layer's
+  // dtype check, torch.is_autocast_enabled()): its measured host time beyond those 4 ops, at every decode step.
+  loraForwardHost: UNSLOTH_GENERATE_LINEAR,
 };
