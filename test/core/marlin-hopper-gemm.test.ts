@@ -6,26 +6,14 @@
  * unaffected.
  */
 import { describe, expect, it } from 'vitest';
+import { LLAMA_8B, llama8bBatchSeconds, llama8bOptions } from '../helpers/vllm-llama8b.js';
 import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
-import { staticBatchSeconds } from '../../src/core/time/serving-request.js';
-import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
-import { timeOptionsFromFlags } from '../../src/schema/time.js';
+import type { RawFlags } from '../../src/schema/flags.js';
 
-const MODEL = 'llama-3.1-8b';
-
-function options(gpu: string, flags: RawFlags) {
-  const f: RawFlags = { model: MODEL, gpu, method: 'inference', framework: 'vllm', ...flags };
-  const o = optionsFromFlags(f);
-  return { o, t: timeOptionsFromFlags(f, o), g: findGpu(gpu) };
-}
-
-/** A static batch's seconds: one prefill of every prompt, then the decode steps. */
-function batchSeconds(gpu: string, flags: RawFlags): number {
-  const { o, t, g } = options(gpu, flags);
-  return staticBatchSeconds(resolveModel(MODEL), o, g, t);
-}
+const MODEL = LLAMA_8B;
+const options = llama8bOptions;
+const batchSeconds = llama8bBatchSeconds;
 
 function stepSeconds(gpu: string, flags: RawFlags): number {
   const { o, t, g } = options(gpu, flags);

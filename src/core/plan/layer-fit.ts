@@ -101,6 +101,22 @@ function deviceBytesAt(
   return device;
 }
 
+/** deviceBytesAt with `field` at each count asked, each count estimated once. */
+function devicePerCount(
+  arch: Arch,
+  o: EstimateOptions,
+  space: LayerFitSpace,
+  pp: number,
+  field: 'gpuLayers' | 'cpuMoeLayers',
+): (n: number) => number {
+  const device = new Map<number, number>();
+  return (n) => {
+    let d = device.get(n);
+    if (d === undefined) device.set(n, (d = deviceBytesAt(arch, o, space, pp, { [field]: n })));
+    return d;
+  };
+}
+
 /**
  * The `-ngl` counts searched for configuration `o`, most first: for each pipeline degree and GPU memory of `space`,
  * the most layers that fit, where fewer than all do (all layers, output layer included, is the plan without
@@ -110,13 +126,8 @@ export function gpuLayerCounts(arch: Arch, o: EstimateOptions, space: LayerFitSp
   const L = space.layers;
   const out = new Set<number>();
   for (const pp of space.pipelines) {
-    const device = new Map<number, number>();
     // n = L + 1 is every layer and the output layer (llama-model.cpp: n_gpu_layers > n_layer).
-    const at = (n: number) => {
-      let d = device.get(n);
-      if (d === undefined) device.set(n, (d = deviceBytesAt(arch, o, space, pp, { gpuLayers: n })));
-      return d;
-    };
+    const at = devicePerCount(arch, o, space, pp, 'gpuLayers');
     for (const cap of space.capacities) {
       const n = largestUnder(1, L + 1, at, cap);
       if (n >= 1 && n <= L) out.add(n);
@@ -134,13 +145,7 @@ export function cpuMoeCounts(arch: Arch, o: EstimateOptions, space: LayerFitSpac
   const L = space.layers;
   const out = new Set<number>();
   for (const pp of space.pipelines) {
-    const device = new Map<number, number>();
-    const at = (n: number) => {
-      let d = device.get(n);
-      if (d === undefined)
-        device.set(n, (d = deviceBytesAt(arch, o, space, pp, { cpuMoeLayers: n })));
-      return d;
-    };
+    const at = devicePerCount(arch, o, space, pp, 'cpuMoeLayers');
     for (const cap of space.capacities) {
       // Fits from some count of host-held layers up: the largest k = L - n that fits, n from 0 to L.
       const k = largestUnder(0, L, (j) => at(L - j), cap);
