@@ -452,7 +452,6 @@ export function decodeTraffic(
   const rate = gemmRate(q, r, t.quantFormat);
   // The fields blockFp8GemmRate reads, not a spread of every rate (a third of this function's cold time).
   const gemmWhere = { q, cc: r.cc, peak16: r.peak16, gfx: rocmGfx(r), aiter: t.rocmAiter };
-  const share = k && q === t.quantFormat && r.cc === 8 ? k.sm80PeakShare : undefined;
   return {
     weightGpu,
     kvGpu: kv * (1 - h.layers),
@@ -468,9 +467,15 @@ export function decodeTraffic(
     moeIssueBytes,
     paddedFlops: read.paddedFlops * (1 - h.experts),
     rate,
-    mBlocks: share !== undefined && k?.mBlocks ? k.mBlocks : null,
+    // Passes of row blocks where the kernel's sm80PeakShare holds its large-M rate (m-blocks.ts).
+    mBlocks:
+      k?.mBlocks && r.cc === 8 && namedPeakShare(q, r, t.quantFormat) !== undefined
+        ? k.mBlocks
+        : null,
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
-    prefillExpertRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate, 'experts'),
+    // Read only for routed experts (prefillGpuSeconds): a dense model does not price it.
+    prefillExpertRate:
+      m.experts > 1 ? blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate, 'experts') : rate,
   };
 }
 
@@ -486,18 +491,23 @@ export function stepKernel(o: EstimateOptions, t: TimeOptions, r: GpuRates): Qua
  */
 export function gemmRate(q: QuantFormat | null, r: GpuRates, named: QuantFormat | null): number {
   if (q === 'cutlass') return r.gemm8 ?? r.gemm16 * W8A8_SPEEDUP;
-  // The named kernel without Hopper's wgmma (KernelFamily.hopperPeakShare) on a compute capability 9.x card, or
-  // held below the peak of an 8.0 card's own mma.sync (KernelFamily.sm80PeakShare).
-  const k = q !== null && q === named ? KERNELS[q] : undefined;
-  const share =
-    k === undefined
-      ? undefined
-      : r.cc >= 9 && r.cc < 10
-        ? k.hopperPeakShare
-        : r.cc === 8
-          ? k.sm80PeakShare
-          : undefined;
+  const share = namedPeakShare(q, r, named);
   return share !== undefined ? Math.min(r.gemm16, share * r.peak16) : r.gemm16;
+}
+
+/**
+ * The share of the 16-bit peak the run's named kernel holds its large-M GEMMs to on this card: without Hopper's
+ * wgmma on compute capability 9.x (KernelFamily.hopperPeakShare), or below an 8.0 card's own mma.sync peak
+ * (KernelFamily.sm80PeakShare); undefined where the kernel is not named or has no share there.
+ */
+function namedPeakShare(
+  q: QuantFormat | null,
+  r: GpuRates,
+  named: QuantFormat | null,
+): number | undefined {
+  const k = q !== null && q === named ? KERNELS[q] : undefined;
+  if (k === undefined) return undefined;
+  return r.cc >= 9 && r.cc < 10 ? k.hopperPeakShare : r.cc === 8 ? k.sm80PeakShare : undefined;
 }
 
 /** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
