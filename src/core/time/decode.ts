@@ -474,7 +474,6 @@ export function decodeTraffic(
         ? k.mBlocks
         : null,
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
-    // Read only for routed experts (prefillGpuSeconds): a dense model does not price it.
     prefillExpertRate: prefillExpertGemmRate(m, o, fw, gemmWhere, rate),
   };
 }
