@@ -53,6 +53,18 @@ export const FLASHINFER_TRTLLM_NVFP4_MOE = 31e-6; // flashinfer-ai/flashinfer#39
 export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the same call, flashinfer-ai/flashinfer#3976
 
 /**
+ * The rate of that MXFP4 x BF16 call once its tiles fill (the routed experts' GEMMs of a prefill or a large decode
+ * batch). tcgen05 multiplies FP4 only beside FP4, FP6 or FP8 operands (PTX ISA, tcgen05.mma kinds: kind::f8f6f4,
+ * kind::mxf4, kind::mxf8f6f4; BF16 only in kind::f16), so the call converts each FP4 weight tile to BF16 on the SMs and
+ * runs kind::f16. flashinfer-ai/flashinfer#2671 times `trtllm_fp4_block_scale_moe` with `--fp4_mode mxfp4_bf16` at
+ * gpt-oss-120b's padded shape (128 experts, hidden and intermediate 3072, top 4, 2,048 tokens: 64 a routed expert) in
+ * FlashInfer 0.6.0: 1.589 ms, "achieved tflops 291.883" (0.13 of the B200's dense BF16 peak; the same issue's 0.6.3
+ * runs it 1.5-2x slower). A build of 2026 taken for vLLM's August 2025 FlashInfer (0.2.10-0.2.12), whose rate no
+ * outside benchmark gives: listed in calibration/assumed.json.
+ */
+export const FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS = 291.883e12; // flashinfer-ai/flashinfer#2671, 0.6.0, 2,048 tokens
+
+/**
  * FlashInfer's TensorRT-LLM-gen block-scaled FP8 fused MoE (`trtllm_fp8_block_scale_moe` with DeepSeek's FP8 scales:
  * 128x128 weight blocks, 1x128 activation groups), SGLang's MoE runner for DeepSeek-V3/R1's FP8 checkpoint on SM100
  * since sgl-project/sglang#11816 (engines/sglang/decode-kernels.ts): the NVFP4 call's runner (trtllm_fused_moe_runner.cu

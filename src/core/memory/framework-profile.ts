@@ -603,6 +603,12 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     Record<'blackwellNvfp4' | 'sm100Nvfp4' | 'sm100Mxfp4' | 'sm100BlockFp8', number>
   >;
   /**
+   * Time: FLOP/s of the routed experts' GEMMs where the engine multiplies MXFP4 experts by 16-bit activations on 10.x
+   * (time/fp4-bf16-moe.ts): no tcgen05 MMA kind takes FP4 x BF16, so the call converts the weights on the SMs and
+   * multiplies in BF16, at the call's measured rate. Absent: the step's GEMM rate.
+   */
+  sm100Mxfp4Bf16MoeFlops?: number;
+  /**
    * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts
    * fusedMoeChainSeconds): a program walks K in blockK steps, stages - 1 loads in flight (`rocmStages` on an AMD
    * Instinct GPU, whose HBM round trip each waits; absent, not timed there). Absent: no K-loop chain is timed.

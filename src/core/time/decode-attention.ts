@@ -20,6 +20,8 @@
 import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framework-profile.js';
 import { MEM_EFF, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import { routedExpertRate, stepExpertFlops } from './fp4-bf16-moe.js';
+import type { EstimateOptions } from '../../schema/estimate.js';
 import { CDNA_HBM_LATENCY_S } from './matvec-tail.js';
 import { embedOnly } from './train-work.js';
 
@@ -139,7 +141,7 @@ export function stepCore(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number },
+  tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number; q?: string | null },
   s: {
     batch: number;
     tp: number;
@@ -148,13 +150,19 @@ export function stepCore(
     kvBlock?: number;
     unsplitLayers?: number;
     varlen?: boolean;
+    weights?: EstimateOptions['weights'];
   },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
   const gemmFlops = ((2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) * s.batch) / s.tp;
   const rate = tr.fp32Gemm ? r.gemm32 : tr.rate;
-  // The GEMMs' arithmetic includes the tiles an MoE tile kernel pads (time/moe-tile.ts); the model FLOPs do not.
-  const gemm = (gemmFlops + (tr.paddedFlops ?? 0)) / rate;
+  // The GEMMs' arithmetic includes the tiles an MoE tile kernel pads (time/moe-tile.ts); the model FLOPs do not. The
+  // routed experts' run at their own rate where the engine's MoE has one (fp4-bf16-moe.ts).
+  const expertRate = tr.fp32Gemm
+    ? rate
+    : routedExpertRate(fw, s.weights, { q: tr.q ?? null, cc: r.cc }, rate);
+  const expertFlops = expertRate === rate ? 0 : stepExpertFlops(m, s.batch, s.tp);
+  const gemm = (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate + expertFlops / expertRate;
   const linear = ridgeBlend(s.weightSeconds, gemm);
   const attention = Math.max(
     tr.kvGpu / kvReadRate(m, fw, r),

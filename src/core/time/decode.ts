@@ -11,6 +11,7 @@ import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
+import { prefillExpertGemmRate } from './fp4-bf16-moe.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
@@ -473,9 +474,7 @@ export function decodeTraffic(
         ? k.mBlocks
         : null,
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
-    // Read only for routed experts (prefillGpuSeconds): a dense model does not price it.
-    prefillExpertRate:
-      m.experts > 1 ? blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate, 'experts') : rate,
+    prefillExpertRate: prefillExpertGemmRate(m, o, fw, gemmWhere, rate),
   };
 }
 
@@ -716,6 +715,7 @@ export function decodeStepFigures(
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
     varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
+    weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
   });
   const core = sc.core;
   const expertT = tr.expertGpu / r.mem;

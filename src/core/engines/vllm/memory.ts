@@ -7,6 +7,7 @@ import {
   type ServingFrontend,
 } from '../../memory/framework-profile.js';
 import {
+  FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS,
   FLASHINFER_TRTLLM_MXFP4_MOE,
   FUSED_MOE_CALL_SECONDS,
   FUSED_MOE_TILE_16,
@@ -208,6 +209,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // The Triton fused_moe call, FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell and its TensorRT-LLM-gen MoE for
   // MXFP4 experts on SM100 (engines/moe-call.ts).
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
+  // Its GEMMs' rate once the tiles fill: FP4 x BF16 converted on the SMs, multiplied in BF16 (engines/moe-call.ts).
+  sm100Mxfp4Bf16MoeFlops: FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS,
   // MXFP4 experts padded to each path's kernel shape (engines/vllm/mxfp4-pad.ts).
   mxfp4ExpertPad: VLLM_MXFP4_EXPERT_PAD,
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
