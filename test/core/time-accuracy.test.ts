@@ -1452,7 +1452,7 @@ const ENGINE_BARS = {
   // rows), vllm-project/vllm#18725 and vllm-project/vllm#23696, all scored before any change: 288 rows, 12.1% / 53.6%;
   // 11.8% / 47.9% with Marlin's large-M GEMMs on an A100 at KernelFamily.sm80PeakShare (vllm-project/vllm#2497). With
   // vllm-project/vllm#6677's two L40S FP8 rows (-26.0%, -21.0%, scored before any change), 290 rows, 11.9% / 45.9%; the
-  // same with the Triton blockwise kernels' prefill share on Ada (the lukallm vLLM burst +259.7% -> +238.9%).
+  // same with the Triton fused MoE's prefill share on Ada (the lukallm vLLM burst +259.7% -> +246.2%).
   'serving engine:vllm': { count: 290, median: 0.12, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
