@@ -51,7 +51,7 @@
  * On Ada (cc 8.9: L4, L40S, RTX 40xx) no blockwise CUTLASS or DeepGEMM kernel runs (`CUTLASS_BLOCK_FP8_SUPPORTED`,
  * w8a8_utils.py: SM90 and SM100 builds; DeepGEMM needs SM90): the linears run Triton's `w8a8_triton_block_scaled_mm`
  * and the routed experts the Triton fused_moe with `use_fp8_w8a8` and the block shape, both at their default tiles
- * where the wheel ships no tuned file for the card (v0.10.2 ships none for the L40S at E=128, N=768). The one timing of
+ * where the wheel ships no tuned file for the card (none for the L40S at E=128, N=768 before that PR). The one timing of
  * either on an Ada card found is vllm-project/vllm#53710's `benchmark_moe.py` run on one L40S (Triton 3.6.0; the
  * `E=128, N=768` FP8 W8A8 shape of Qwen3-VL-30B-A3B's block-scaled checkpoint, 8 experts a token): default config
  * 3195.68 µs at M = 8192 tokens, 2 x 8192 x 8 x (1536 x 2048 + 2048 x 768) = 618.5 GFLOP, 193.5 TFLOP/s, 0.264 of the
