@@ -5,6 +5,9 @@
  * Capabilities" (https://docs.nvidia.com/cuda/cuda-c-programming-guide/#compute-capabilities).
  */
 
+/** Compute capability 8.9: Ada Lovelace (L4, L40S, RTX 40xx, RTX 6000 Ada), the first with FP8 tensor cores. */
+export const isAda = (cc: number): boolean => cc === 8.9;
+
 /** Compute capability 9.x: Hopper. */
 export const isHopper = (cc: number): boolean => cc >= 9 && cc < 10;
 

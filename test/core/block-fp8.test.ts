@@ -194,6 +194,82 @@ describe('block-scaled FP8 GEMMs at prefill M on Hopper', () => {
   });
 });
 
+describe('block-scaled FP8 GEMMs at prefill M under Triton on Ada', () => {
+  // Compute capability 8.9 runs no blockwise CUTLASS or DeepGEMM kernel: both engines' routed experts run the Triton
+  // fused MoE, timed on one L40S at vLLM's default config (vllm-project/vllm#53710); the linears keep the W8A8 rate.
+  const l40s = gpuRates(findGpu('l40s'), defaultTimeOptions(1));
+  const w8a8 = 2 * l40s.gemm16;
+  const qwenMoe = caseArch({
+    config_file: 'configs/Qwen__Qwen3-Coder-30B-A3B-Instruct-FP8.json',
+    model_hf_id: 'Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8',
+  });
+  const perChannelMoe: Arch = {
+    ...qwenMoe,
+    quant: qwenMoe.quant && { ...qwenMoe.quant, groupSize: null },
+  };
+  const one = (o: Partial<EstimateOptions> = {}) => opts({ gpus: 1, tp: 1, ...o });
+  const rate = (
+    arch: Arch,
+    o: Partial<EstimateOptions> = {},
+    part: 'linears' | 'experts' = 'experts',
+  ) =>
+    blockFp8GemmRate(
+      arch,
+      one(o),
+      FRAMEWORKS[one(o).framework],
+      { q: 'cutlass', ...l40s },
+      w8a8,
+      part,
+    );
+
+  it("caps both engines' routed experts at the Triton fused MoE's share of the L40S's 8-bit peak", () => {
+    expect(isBlockScaledFp8(qwenMoe)).toBe(true);
+    for (const fw of ['vllm', 'sglang'] as const) {
+      const share = FRAMEWORKS[fw].blockFp8Linear!.ada!.moePeakShare8;
+      // 193.5 TFLOP/s of the 733 TFLOPS dense 8-bit peak (M = 8192, default config, vllm-project/vllm#53710).
+      expect(share).toBeCloseTo(0.264, 3);
+      expect(rate(qwenMoe, { framework: fw })).toBeCloseTo(share * 2 * l40s.peak16, 0);
+      // The linears (Triton's blockwise matmul, untimed on Ada) keep the W8A8 rate.
+      expect(rate(qwenMoe, { framework: fw }, 'linears')).toBe(w8a8);
+    }
+    expect(rate(qwenMoe) / 1e12).toBeGreaterThan(185);
+    expect(rate(qwenMoe) / 1e12).toBeLessThan(200);
+    expect(rate(qwenMoe)).toBeLessThan(0.5 * w8a8);
+  });
+
+  it('leaves per-channel checkpoints, BF16 weights and Hopper at their own rates', () => {
+    expect(rate(perChannelMoe)).toBe(w8a8);
+    expect(rate(qwenMoe, { weights: 'bf16' })).toBe(w8a8);
+    const hopper = blockFp8GemmRate(
+      qwenMoe,
+      one(),
+      FRAMEWORKS.sglang,
+      { q: 'cutlass', ...h200 },
+      2 * h200.gemm16,
+      'experts',
+    );
+    expect(hopper).toBeCloseTo(
+      Math.min(
+        2 * h200.gemm16,
+        FRAMEWORKS.sglang.blockFp8Linear!.hopper.peakShare8! * 2 * h200.peak16,
+      ),
+      0,
+    );
+  });
+
+  it("a block-scaled MoE checkpoint's prefill takes longer than the per-channel one's on an L40S", () => {
+    const ttft = (arch: Arch, framework: 'vllm' | 'sglang') =>
+      estimateTime(
+        arch,
+        one({ framework, seq: 4096, promptTokens: 4000 }),
+        findGpu('l40s'),
+        defaultTimeOptions(1),
+      ).ttftSeconds!;
+    for (const fw of ['vllm', 'sglang'] as const)
+      expect(ttft(qwenMoe, fw)).toBeGreaterThan(ttft(perChannelMoe, fw) * 1.3);
+  });
+});
+
 describe('block-scaled FP8 GEMMs at prefill M under Triton on gfx942', () => {
   const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
   const mi355x = gpuRates(findGpu('mi355x'), defaultTimeOptions(8));

@@ -625,8 +625,9 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * same decode cost on the AMD gfx targets listed, where the engine runs its ROCm blockwise kernel; with
    * `sharedExpertsFused` the MoE layers' shared expert runs inside the fused-MoE call there, not as linears, and with
    * `absorbDequant` MLA's kv_b is widened to 16 bits in every step (memory/rocm-block-fp8.ts); `rocmPrefill`: the prefill
-   * ceiling of the engine's Triton blockwise kernels there. On Hopper `sharedExpertsFused` says for which models (by
-   * architecture and routed experts) and expert-parallel degree it does.
+   * ceiling of the engine's Triton blockwise kernels there; `ada`: the prefill ceiling of the routed experts' Triton
+   * fused MoE on compute capability 8.9 (no CUTLASS or DeepGEMM blockwise kernel below SM90). On Hopper
+   * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does.
    */
   blockFp8Linear?: {
     hopper: {
@@ -640,6 +641,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     };
     rocm?: RocmBlockFp8Linear;
     rocmPrefill?: RocmBlockFp8Prefill;
+    ada?: { moePeakShare8: number };
   };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny

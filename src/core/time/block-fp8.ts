@@ -15,7 +15,7 @@
  * lm_head stay 16-bit (DeepSeek-V3's and Qwen3's modules_to_not_convert), and MLA's kv_b is absorbed into
  * 16-bit bmm's at load (vLLM's MLACommonImpl.process_weights_after_loading dequantizes it): neither is counted.
  */
-import { isHopper } from '../compute-capability.js';
+import { isAda, isHopper } from '../compute-capability.js';
 import type { Arch, Linear } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -235,8 +235,10 @@ export function absorbDequantSeconds(
  * at the share of the 8-bit peak the engine's blockwise kernel reaches at prefill M
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
- * `rate` unchanged where the engine gives no share for the card's generation (blockFp8LinearFigures: Hopper only) or
- * the checkpoint is not block-scaled.
+ * On Ada (cc 8.9) the routed experts (`part` 'experts') take the engine's `ada` share, its Triton fused MoE's (no
+ * blockwise CUTLASS or DeepGEMM kernel runs below SM90); the linears keep `rate`. `rate` unchanged where the engine
+ * gives no share for the card's generation (Hopper's from blockFp8LinearFigures, Ada's) or the checkpoint is not
+ * block-scaled.
  * A decode step keeps the W8A8 rate: its blockwise kernels are timed by blockFp8Seconds, whose fade was measured against
  * it, and DP attention's expert share is a difference of two such steps (expert-parallel.ts expertSeconds).
  */
@@ -261,8 +263,15 @@ export function blockFp8GemmRate(
     const share = rp.peakShare8 * (rp.defaultTileShare ?? 1);
     return triton && isBlockScaledFp8(arch) ? Math.min(rate, share * 2 * w.peak16) : rate;
   }
-  const share = blockFp8LinearFigures(fw, w.cc)?.peakShare8;
+  // On Ada (cc 8.9) the routed experts' Triton fused MoE (FrameworkProfile.blockFp8Linear.ada); its linears keep the
+  // W8A8 rate (no Ada timing of the Triton blockwise matmul). On Hopper every GEMM of the step.
+  const share = isAda(w.cc)
+    ? part === 'experts'
+      ? fw.blockFp8Linear?.ada?.moePeakShare8
+      : undefined
+    : blockFp8LinearFigures(fw, w.cc)?.peakShare8;
   if (share === undefined || w.q !== 'cutlass' || !runsBlockFp8Path(arch, o, w.cc)) return rate;
-  // Hopper's 8-bit tensor peak is twice its 16-bit one (H100 SXM: 1978.9 against 989.4 TFLOPS dense).
+  // Hopper's and Ada's 8-bit tensor peaks are twice their 16-bit ones (H100 SXM: 1978.9 against 989.4 TFLOPS dense;
+  // L40S: 733 against 362.05, its 16-bit rate with fp32 accumulation).
   return Math.min(rate, share * 2 * w.peak16);
 }

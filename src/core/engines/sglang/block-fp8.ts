@@ -66,6 +66,13 @@
  * `_handle_moe_kernel_config` then sets `disable_shared_experts_fusion`: the shared expert runs as its own block-FP8
  * linears (on a second stream beside the routed experts under graph capture, `forward_normal_dual_stream`), which has
  * no figure here (no `blackwell` entry, above).
+ *
+ * On Ada (cc 8.9) neither DeepGEMM nor a blockwise CUTLASS kernel runs (both SM90 and up): `dispatch_w8a8_block_fp8_linear`
+ * (srt/layers/quantization/fp8_utils.py) falls to Triton's `w8a8_block_fp8_matmul`, and the routed experts run SGLang's
+ * copy of the Triton fused_moe kernel (layers/moe/fused_moe_triton/fused_moe.py) at the same default tiles as vLLM's
+ * (fused-moe-grid.ts: 64 x 128, block K 128) where no tuned file matches the card. The experts' prefill ceiling (`ada`)
+ * is vLLM's kernel's, timed on one L40S at those tiles (vllm-project/vllm#53710; engines/vllm/block-fp8.ts); the
+ * linears keep the W8A8 rate, as vLLM's.
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -101,4 +108,6 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     peakShare8: 627.96 / 2614.9,
     aiterLinearsTriton: true, // AITER's fused_moe (CK/asm) runs the routed experts, SGLANG_USE_AITER=1 in the ROCm image
   },
+  // The Triton fused_moe's default-config rate on one L40S (193.5 of 733 TFLOPS at M = 8192), vllm-project/vllm#53710
+  ada: { moePeakShare8: 193.5 / 733 },
 };

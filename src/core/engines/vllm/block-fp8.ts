@@ -47,6 +47,19 @@
  * the H100 ratio at M = 4096 (a prefill chunk's per-expert rows are of that order) is carried to gfx942 as an
  * assumption (`defaultTileShare`, calibration/assumed.json), the model pricing default tiles throughout (no catalog
  * of tuned files: docs/time-model.md, "Tuned or default fused_moe tiles").
+ *
+ * On Ada (cc 8.9: L4, L40S, RTX 40xx) no blockwise CUTLASS or DeepGEMM kernel runs (`CUTLASS_BLOCK_FP8_SUPPORTED`,
+ * w8a8_utils.py: SM90 and SM100 builds; DeepGEMM needs SM90): the linears run Triton's `w8a8_triton_block_scaled_mm`
+ * and the routed experts the Triton fused_moe with `use_fp8_w8a8` and the block shape, both at their default tiles
+ * where the wheel ships no tuned file for the card (none for the L40S at E=128, N=768 before that PR). The one timing of
+ * either on an Ada card found is vllm-project/vllm#53710's `benchmark_moe.py` run on one L40S (Triton 3.6.0; the
+ * `E=128, N=768` FP8 W8A8 shape of Qwen3-VL-30B-A3B's block-scaled checkpoint, 8 experts a token): default config
+ * 3195.68 µs at M = 8192 tokens, 2 x 8192 x 8 x (1536 x 2048 + 2048 x 768) = 618.5 GFLOP, 193.5 TFLOP/s, 0.264 of the
+ * L40S's 733 TFLOPS dense 8-bit peak (`ada.moePeakShare8`), the large-M rate as Hopper's share is taken (it reads 161.4
+ * at M = 4096 and 112.4 at M = 2048). vllm-project/vllm#53819 agrees in size (E=256, N=512 on one L40S, default config
+ * 2926.05 µs at M = 8192: 140.9 TFLOP/s, 0.192). No Ada timing of `w8a8_triton_block_scaled_mm` at prefill M was found:
+ * the linears keep the W8A8 rate (a dense block-FP8 burst on an L40S, vllm-project/vllm#29217's Qwen3-VL-32B, already
+ * reads slower than measured at that rate).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
 
@@ -63,4 +76,6 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
     // (vllm-project/vllm#23939 "Before"), tuned 402.98 (vllm-project/vllm#23280); carried to gfx942 (calibration/assumed.json)
     defaultTileShare: 305.14 / 402.98,
   },
+  // Triton fused_moe, block FP8, default config, M = 8192 on one L40S: 193.5 TFLOP/s of 733, vllm-project/vllm#53710
+  ada: { moePeakShare8: 193.5 / 733 },
 };
