@@ -716,6 +716,7 @@ export function decodeStepFigures(
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
     varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
+    compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
   });
   const core = sc.core;
   const expertT = tr.expertGpu / r.mem;
