@@ -179,6 +179,64 @@ describe('GRPO generation batch (properties)', () => {
       params,
     );
   });
+
+  it('at equal prompts, more generations (a bigger generation batch) never shorten the rollout', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.constantFrom(1, 2, 4),
+        fc.constantFrom(1, 2, 4),
+        fc.constantFrom(2, 4),
+        (arch, o, g, prompts, accum, times) => {
+          // `prompts` prompts a micro-batch, each with G completions, then with `times` x G.
+          const G = Math.min(16, g.generations);
+          const a = grpo(o, { ...g, generations: G }, prompts * G, accum);
+          const b = grpo(o, { ...g, generations: G * times }, prompts * G * times, accum);
+          fc.pre(a !== null && b !== null);
+          // The rollout only: the policy's larger micro-batch can hide more of a ZeRO step's exposed traffic.
+          expect(rollout(timeOf(arch, b, accum))).toBeGreaterThanOrEqual(
+            rollout(timeOf(arch, a, accum)),
+          );
+        },
+      ),
+      params,
+    );
+  });
+
+  it('a higher cap never shortens a step over several generation batches or one per micro-batch', () => {
+    fc.assert(
+      fc.property(
+        archArb,
+        optsArb,
+        grpoArb,
+        fc.constantFrom(1, 2, 8),
+        fc.constantFrom(undefined, 1),
+        fc.integer({ min: 0, max: 2048 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (arch, o, g, accum, spg, over, more) => {
+          const batch = g.generations;
+          const cap = g['completion-tokens'] + over;
+          // TRL before steps_per_generation generated for every micro-batch (--steps-per-generation 1).
+          const every = spg === undefined ? {} : { 'steps-per-generation': spg };
+          const low = grpo(o, { ...g, ...every, 'max-completion-tokens': cap }, batch, accum);
+          const high = grpo(
+            o,
+            { ...g, ...every, 'max-completion-tokens': cap + more },
+            batch,
+            accum,
+          );
+          fc.pre(low !== null && high !== null);
+          const t1 = timeOf(arch, low, accum);
+          const t2 = timeOf(arch, high, accum);
+          expect(t2.stepSeconds).toBeGreaterThanOrEqual(t1.stepSeconds);
+          expect(rollout(t2)).toBeGreaterThanOrEqual(rollout(t1));
+        },
+      ),
+      params,
+    );
+  });
 });
 
 describe('GRPO generation batch', () => {

@@ -135,6 +135,11 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   prefillLogits: 'all' | 'last';
   /** Inference KV cache: grown per token ('dynamic', torch.cat transient) or preallocated ('static'). */
   kvCache: 'dynamic' | 'static' | 'paged-pool';
+  /**
+   * Each decode step's cache update rebuilds every layer's keys and values one token longer (torch.cat of the
+   * cache and the new token), reading the whole cache and writing it again beside the attention's own read.
+   */
+  kvAppendCopies?: boolean;
   /** CUDA context + kernels + library handles seen by nvidia-smi but not by the allocator, MiB. */
   cudaContextMiB: number;
   /** Caching-allocator slack: reserved minus allocated, as a fraction of the peak allocated. */

@@ -132,7 +132,8 @@ export interface StepCore {
 /**
  * The GPU core of a decode step of `batch` sequences at context `ctx` over `tp` ranks: the linears' kernels (their
  * weight read, `weightSeconds`, or their FLOPs at the traffic's GEMM rate), then each layer's attention kernel (the
- * step's KV bytes a GPU at the backend's read rate, or its FLOPs at the same GEMM rate, or on ROCm the longest
+ * step's KV bytes a GPU at the backend's read rate, and the cache update's copy at the memory rate where the engine
+ * rebuilds its cache each step (FrameworkProfile.kvAppendCopies), or its FLOPs at the same GEMM rate, or on ROCm the longest
  * program's HBM round trips where the engine's decode kernel does not split the context: unsplitChainSeconds; on
  * NVIDIA the tensor-core products of the layers whose calls walk their keys unsplit, `varlen` builds:
  * unsplitWalkSeconds).
@@ -151,6 +152,8 @@ export function stepCore(
     unsplitLayers?: number;
     varlen?: boolean;
     weights?: EstimateOptions['weights'];
+    /** The decode is compiled, on a preallocated cache: no per-step copy (FrameworkProfile.kvAppendCopies). */
+    compiled?: boolean;
   },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
@@ -164,12 +167,16 @@ export function stepCore(
   const expertFlops = expertRate === rate ? 0 : stepExpertFlops(m, s.batch, s.tp);
   const gemm = (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate + expertFlops / expertRate;
   const linear = ridgeBlend(s.weightSeconds, gemm);
-  const attention = Math.max(
-    tr.kvGpu / kvReadRate(m, fw, r),
-    attnFlops / rate,
-    unsplitChainSeconds(m, fw, r, s),
-    unsplitWalkSeconds(m, fw, r, s),
-  );
+  // The cache update's torch.cat (FrameworkProfile.kvAppendCopies) reads the step's cache and writes it again, in kernels
+  // of its own before the attention's, at the memory rate.
+  const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
+  const attention =
+    Math.max(
+      tr.kvGpu / kvReadRate(m, fw, r),
+      attnFlops / rate,
+      unsplitChainSeconds(m, fw, r, s),
+      unsplitWalkSeconds(m, fw, r, s),
+    ) + copy;
   const bound = gemm > s.weightSeconds;
   return {
     core: linear + attention,

@@ -716,8 +716,8 @@ export function decodeStepFigures(
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
     varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
+    compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
   });
-  const core = sc.core;
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
   const tpT = decodeTpSeconds(m, o, B, r);
@@ -750,7 +750,7 @@ export function decodeStepFigures(
     tp,
     graphKernels: host.kernels,
   });
-  const gpuT = Math.max(core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
+  const gpuT = Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;

@@ -115,6 +115,9 @@ export const HF_MEMORY: FrameworkProfile = {
   adamImpl: 'fused',
   prefillLogits: 'last', // generate(): logits_to_keep=1 since transformers 4.45
   kvCache: 'dynamic', // DynamicCache: torch.cat per step
+  // transformers v5.14.1 cache_utils.py DynamicLayer.update L143-L144: `self.keys = torch.cat([self.keys, key_states],
+  // dim=-2)`, the same for values, once per layer and step (generate's default cache).
+  kvAppendCopies: true,
   cudaContextMiB: HF_CONTEXT_MIB,
   allocatorSlack: 0.06, // caching allocator without expandable segments: a few % (vllm-project/compressed-tensors#587: 2.3%; ZeRO §3.2)
   deepspeedOptimizer: false,
