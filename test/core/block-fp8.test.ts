@@ -194,6 +194,57 @@ describe('block-scaled FP8 GEMMs at prefill M on Hopper', () => {
   });
 });
 
+describe("SGLang's routed experts at prefill M on Hopper: the Triton fused MoE, not DeepGEMM", () => {
+  // SGLang's default MoE runner for a block-FP8 checkpoint on SM90 is the Triton fused_moe unless a DeepEP-style
+  // all-to-all backend is set (fp8.py create_moe_runner, sglang==0.5.23); its linears run DeepGEMM. The experts' ceiling
+  // is the Triton blockwise kernel's share of the 8-bit peak (vllm-project/vllm#23280: 406.5 of 1978.9 TFLOPS).
+  const w8a8 = 2 * h200.gemm16;
+  const rate = (
+    fw: 'vllm' | 'sglang',
+    part: 'linears' | 'experts',
+    o: Partial<EstimateOptions> = {},
+  ) =>
+    blockFp8GemmRate(
+      block,
+      opts({ framework: fw, ...o }),
+      FRAMEWORKS[fw],
+      { q: 'cutlass', ...h200 },
+      w8a8,
+      part,
+    );
+
+  it("caps SGLang's routed experts at the Triton kernel's share, its linears at DeepGEMM's", () => {
+    const h = FRAMEWORKS.sglang.blockFp8Linear!.hopper;
+    expect(h.moePeakShare8).toBeCloseTo(0.2054, 4);
+    expect(rate('sglang', 'experts')).toBeCloseTo(h.moePeakShare8! * 2 * h200.peak16, 0);
+    expect(rate('sglang', 'linears')).toBeCloseTo(
+      Math.min(w8a8, h.peakShare8! * 2 * h200.peak16),
+      0,
+    );
+    expect(rate('sglang', 'experts')).toBeLessThan(0.5 * rate('sglang', 'linears'));
+  });
+
+  it('keeps the Triton runner under expert parallelism and DP attention (no all-to-all backend in the launch)', () => {
+    expect(rate('sglang', 'experts', { ep: 8 })).toBe(rate('sglang', 'experts'));
+    expect(rate('sglang', 'experts', { dpAttention: true, ep: 8 })).toBe(rate('sglang', 'experts'));
+  });
+
+  it("leaves vLLM's experts at its one blockwise share and per-channel checkpoints at the W8A8 rate", () => {
+    expect(FRAMEWORKS.vllm.blockFp8Linear!.hopper.moePeakShare8).toBeUndefined();
+    expect(rate('vllm', 'experts')).toBe(rate('vllm', 'linears'));
+    expect(
+      blockFp8GemmRate(
+        perChannel,
+        opts(),
+        FRAMEWORKS.sglang,
+        { q: 'cutlass', ...h200 },
+        w8a8,
+        'experts',
+      ),
+    ).toBe(w8a8);
+  });
+});
+
 describe('block-scaled FP8 GEMMs at prefill M under Triton on Ada', () => {
   // Compute capability 8.9 runs no blockwise CUTLASS or DeepGEMM kernel: both engines' routed experts run the Triton
   // fused MoE, timed on one L40S at vLLM's default config (vllm-project/vllm#53710); the linears keep the W8A8 rate.
@@ -251,7 +302,7 @@ describe('block-scaled FP8 GEMMs at prefill M under Triton on Ada', () => {
     expect(hopper).toBeCloseTo(
       Math.min(
         2 * h200.gemm16,
-        FRAMEWORKS.sglang.blockFp8Linear!.hopper.peakShare8! * 2 * h200.peak16,
+        FRAMEWORKS.sglang.blockFp8Linear!.hopper.moePeakShare8! * 2 * h200.peak16,
       ),
       0,
     );

@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -384,8 +384,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (889: 876 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(889);
+  it('scores every scorable case (891: 878 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(891);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -752,6 +752,8 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^vllm22331-/, 'vllm22331'],
   [/^sglang9359-/, 'sglang9359'],
   [/^vllm6677-/, 'vllm6677'],
+  [/^sglang8852-/, 'sglang8852'],
+  [/^sglang7445-/, 'sglang7445'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1094,7 +1096,8 @@ const FIELD_BARS = {
   // GLM-4.6 bf16 over TP 8 on 8x MI300X under vLLM v0.11.0 (default fused_moe tiles), 1024 in and 128 out at 64 in flight: +40.9%.
   'vllm27323 kind:serving engine:vllm': { count: 1, median: 0.409, p90: 0.409 },
   // DeepSeek-V3-0324 FP8 over TP 8 on 8x H20 under SGLang of June 2025 (default fused_moe tiles), 8 in flight: +58.4%.
-  'sglang7631 kind:serving engine:sglang': { count: 1, median: 0.585, p90: 0.585 },
+  // With SGLang's routed experts on Hopper at the Triton fused MoE's prefill share: +35.0%.
+  'sglang7631 kind:serving engine:sglang': { count: 1, median: 0.35, p90: 0.35 },
   // Qwen3-30B-A3B-FP8 over TP 2 with EP on two H100 PCIe (vLLM of September 2025), mean TPOT at 64 in flight of 7500/7500: -7.7%;
   // -7.9% with the busiest expert-parallel rank's reads (time/expert-balance.ts).
   'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.08, p90: 0.08 },
@@ -1150,7 +1153,9 @@ const FIELD_BARS = {
   // and -3.8%, +6.2%, +28.1% (docs/time-model.md "Serving rows from a Metal batched bench and H20 fused-MoE PRs").
   'cpp16894 kind:decode engine:llama.cpp': { count: 10, median: 0.226, p90: 0.33 },
   // DeepSeek-V3-0324 FP8 over TP 8 on 8x H20 under SGLang of early June 2025 (default fused_moe tiles), 8 in flight: +71.2%.
-  'sglang6885 kind:serving engine:sglang': { count: 1, median: 0.713, p90: 0.713 },
+  // With SGLang's routed experts on Hopper at the Triton fused MoE's prefill share (engines/sglang/block-fp8.ts
+  // moePeakShare8): +59.4%.
+  'sglang6885 kind:serving engine:sglang': { count: 1, median: 0.595, p90: 0.595 },
   // MiniMax-M2 FP8 over TP 4 on H100 (TP inferred) under vLLM of November 2025 (default fused_moe tiles), mean TPOT at 10 in
   // flight of 2048/1024: +30.6%.
   'vllm28200 kind:serving engine:vllm': { count: 1, median: 0.307, p90: 0.307 },
@@ -1201,11 +1206,18 @@ const FIELD_BARS = {
   // vllm-project/vllm#6677's Llama-3-8B-Instruct-FP8 (per-tensor W8A8) on one L40S, ShareGPT at 1 req/s under vLLM of
   // late July 2024 (V0): CUTLASS -26.0%, torch._scaled_mm -21.0% (the V0 step, as the crusoe-cookbook L40S rows).
   'vllm6677 kind:serving engine:vllm': { count: 2, median: 0.235, p90: 0.26 },
+  // Qwen3-Coder-480B-A35B FP8 over TP 8 on 8x H200 under SGLang of August 2025 (default fused_moe tiles), 16 in flight of
+  // 2000-4000 / 100-200 tokens (sgl-project/sglang#8852): +67.9% before any change, +37.3% with SGLang's routed experts
+  // at the Triton fused MoE's prefill share (engines/sglang/block-fp8.ts moePeakShare8).
+  'sglang8852 kind:serving engine:sglang': { count: 1, median: 0.373, p90: 0.373 },
+  // Qwen3-235B-A22B-FP8 over TP 4 on H100 (inferred) under SGLang of June 2025 (default fused_moe tiles), 16 in flight of
+  // 1000/1000 (sgl-project/sglang#7445): +77.1%, unmoved by the experts' prefill share (decode-bound).
+  'sglang7445 kind:serving engine:sglang': { count: 1, median: 0.772, p90: 0.772 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 483 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
-    expect(fieldRows.length).toBe(483);
+  it('scores the 485 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
+    expect(fieldRows.length).toBe(485);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1539,8 +1551,10 @@ const ENGINE_BARS = {
   // With GPUStack's two SGLang 0.5.5.post1 ShareGPT bursts on an A100 (Qwen3-14B +4.9%, Qwen3-32B +7.4%), scored before
   // any change: 115 rows. With robertgshaw2-redhat/benchmark-single-token's SGLang 0.4.3.post2 burst of the same shape
   // (+370.1%, scored before any change): 116 rows. With sgl-project/sglang#9359's gpt-oss-120b on 4x B200 (DP attention,
-  // EP 4; -9.7%, scored before any change): 117 rows.
-  'serving engine:sglang': { count: 117, median: 0.185, p90: 0.838 },
+  // EP 4; -9.7%, scored before any change): 117 rows. With sgl-project/sglang#8852's Qwen3-Coder-480B FP8 row on 8x H200
+  // (+67.9%) and sgl-project/sglang#7445's Qwen3-235B-A22B-FP8 row on 4x H100 (+77.1%), scored before any change, and the
+  // routed experts of block-FP8 checkpoints on Hopper at the Triton fused MoE's prefill share: 119 rows.
+  'serving engine:sglang': { count: 119, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

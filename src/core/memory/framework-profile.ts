@@ -632,13 +632,16 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
    * `absorbDequant` MLA's kv_b is widened to 16 bits in every step (memory/rocm-block-fp8.ts); `rocmPrefill`: the prefill
    * ceiling of the engine's Triton blockwise kernels there; `ada`: the prefill ceiling of the routed experts' Triton
    * fused MoE on compute capability 8.9 (no CUTLASS or DeepGEMM blockwise kernel below SM90). On Hopper
-   * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does.
+   * `sharedExpertsFused` says for which models (by architecture and routed experts) and expert-parallel degree it does,
+   * and `moePeakShare8` is the routed experts' prefill ceiling where the engine's MoE runner there is not the blockwise
+   * kernel of `peakShare8` (absent: `peakShare8`).
    */
   blockFp8Linear?: {
     hopper: {
       baseSeconds: number;
       perKBlockSeconds: number;
       peakShare8?: number;
+      moePeakShare8?: number;
       sharedExpertsFused?: (
         model: { architecture: string; routedExperts: number },
         ep: number,

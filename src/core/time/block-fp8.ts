@@ -236,7 +236,9 @@ export function absorbDequantSeconds(
  * (FrameworkProfile.blockFp8Linear.hopper.peakShare8). The per-128 scales of both operands are applied in the
  * kernel's main loop, outside the tensor cores' accumulation, which holds these kernels below a per-tensor FP8 GEMM.
  * On Ada (cc 8.9) the routed experts (`part` 'experts') take the engine's `ada` share, its Triton fused MoE's (no
- * blockwise CUTLASS or DeepGEMM kernel runs below SM90); the linears keep `rate`. `rate` unchanged where the engine
+ * blockwise CUTLASS or DeepGEMM kernel runs below SM90); the linears keep `rate`. On Hopper the routed experts take
+ * the engine's `hopper.moePeakShare8` where its MoE runner is not its blockwise linear kernel (SGLang's Triton fused MoE
+ * beside DeepGEMM linears), else `peakShare8`. `rate` unchanged where the engine
  * gives no share for the card's generation (Hopper's from blockFp8LinearFigures, Ada's) or the checkpoint is not
  * block-scaled.
  * A decode step keeps the W8A8 rate: its blockwise kernels are timed by blockFp8Seconds, whose fade was measured against
@@ -264,12 +266,16 @@ export function blockFp8GemmRate(
     return triton && isBlockScaledFp8(arch) ? Math.min(rate, share * 2 * w.peak16) : rate;
   }
   // On Ada (cc 8.9) the routed experts' Triton fused MoE (FrameworkProfile.blockFp8Linear.ada); its linears keep the
-  // W8A8 rate (no Ada timing of the Triton blockwise matmul). On Hopper every GEMM of the step.
+  // W8A8 rate (no Ada timing of the Triton blockwise matmul). On Hopper every GEMM of the step, the routed experts at
+  // their MoE runner's share where the engine gives one (hopper.moePeakShare8).
+  const hopper = blockFp8LinearFigures(fw, w.cc);
   const share = isAda(w.cc)
     ? part === 'experts'
       ? fw.blockFp8Linear?.ada?.moePeakShare8
       : undefined
-    : blockFp8LinearFigures(fw, w.cc)?.peakShare8;
+    : part === 'experts'
+      ? (hopper?.moePeakShare8 ?? hopper?.peakShare8)
+      : hopper?.peakShare8;
   if (share === undefined || w.q !== 'cutlass' || !runsBlockFp8Path(arch, o, w.cc)) return rate;
   // Hopper's and Ada's 8-bit tensor peaks are twice their 16-bit ones (H100 SXM: 1978.9 against 989.4 TFLOPS dense;
   // L40S: 733 against 362.05, its 16-bit rate with fp32 accumulation).

@@ -73,8 +73,46 @@
  * (fused-moe-grid.ts: 64 x 128, block K 128) where no tuned file matches the card. The experts' prefill ceiling (`ada`)
  * is vLLM's kernel's, timed on one L40S at those tiles (vllm-project/vllm#53710; engines/vllm/block-fp8.ts); the
  * linears keep the W8A8 rate, as vLLM's.
+ *
+ * On Hopper the routed experts of a block-FP8 checkpoint do not run DeepGEMM by default, though its linears do:
+ * `Fp8MoEMethod.create_moe_runner` (srt/layers/quantization/fp8.py, sglang==0.5.4 and 0.5.23 wheels) resolves
+ * `--moe-runner-backend auto` (its default) to DeepGEMM's grouped GEMM only when `--moe-a2a-backend` is DeepEP (0.5.23:
+ * also mooncake or nixl) and SGLANG_ENABLE_JIT_DEEPGEMM holds (`is_deepgemm_moe_runner_backend_enabled`), else to the
+ * Triton fused_moe (`MoeRunnerBackend.TRITON`, layers/moe/moe_runner/triton.py); `--ep-size` without an all-to-all
+ * backend and DP attention keep FusedMoE and that runner (ep_moe/layer.py `get_moe_impl_class`, 0.5.4). Before 0.5
+ * (sglang==0.4.8 wheel) `--enable-ep-moe` took EPMoE, whose FP8 path ran DeepGEMM's masked grouped GEMM, and
+ * `--enable-deepep-moe` DeepEPMoE; TP alone took FusedMoE's Triton kernel. The launch the estimate writes
+ * (launch.ts) sets no all-to-all backend: the routed experts run the Triton kernel (`SM90_FP8_MOE_RUNNER`).
+ * That kernel applies the per-128 scales of both operands in its K loop, as the Triton blockwise linear does
+ * (`fused_moe_kernel` with `block_shape`: `accumulator += tl.dot(a, b) * a_scale[:, None] * b_scale[None, :]`;
+ * vLLM's and SGLang's copies alike). vllm-project/vllm#23280 times that Triton blockwise GEMM on an H100 (N=2112
+ * K=7168, tuned config): 406.5 TFLOP/s at M = 8192, 0.205 of the 1978.9 TFLOPS dense 8-bit peak, where DeepGEMM reads
+ * 0.58 (`peakShare8`, above): the experts' prefill ceiling (`moePeakShare8`). SGLang ships tuned fused_moe files for
+ * some Hopper shapes (moe_runner/triton_utils/configs/triton_3_*: E=257,N=256 on H200 and H20 for DeepSeek-V3 at TP 8;
+ * none for E=160,N=640 on H200 before sgl-project/sglang#8852); the default tiles of an untuned shape run below it
+ * (vllm-project/vllm#23939: 305.1 against 403.0 TFLOP/s at M = 4096), which the model does not price (no catalog of
+ * tuned files; docs/time-model.md, "Tuned or default fused_moe tiles").
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
+
+/**
+ * SGLang's MoE runner for a block-FP8 checkpoint on SM90 by `--moe-a2a-backend`, with `--moe-runner-backend auto`
+ * (fp8.py `create_moe_runner`, sglang==0.5.23 wheel; note above), and the prefill ceiling each gives the routed
+ * experts: DeepGEMM's grouped GEMM at the linears' DeepGEMM share (undefined: `peakShare8`), the Triton fused_moe at
+ * the Triton blockwise kernel's (vllm-project/vllm#23280, 406.5 of 1978.9 TFLOPS on an H100 at M = 8192).
+ */
+const SM90_FP8_MOE_RUNNER = {
+  none: 'triton',
+  deepep: 'deep_gemm',
+  mooncake: 'deep_gemm',
+  nixl: 'deep_gemm',
+} as const;
+const MOE_RUNNER_PEAK_SHARE8: Record<'triton' | 'deep_gemm', number | undefined> = {
+  triton: 406.5 / 1978.9, // Triton block-FP8 GEMM, tuned, M = 8192, one H100, vllm-project/vllm#23280
+  deep_gemm: undefined, // DeepGEMM: the linears' peakShare8
+};
+/** The all-to-all backend of the launch the estimate writes (launch.ts: no --moe-a2a-backend, SGLang's 'none'). */
+const LAUNCH_A2A_BACKEND = 'none' satisfies keyof typeof SM90_FP8_MOE_RUNNER;
 
 /**
  * Whether SGLang runs the MoE layers' shared expert inside the routed fused MoE on Hopper (note above): DeepSeek-V3/R1's
@@ -91,6 +129,8 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     baseSeconds: 8.0e-6, // DeepGEMM fp8_gemm_nt, sgl-project/sglang#5820 / sgl-project/sglang#5207 tables (fit above)
     perKBlockSeconds: 0.14e-6, // per 128 of K, same fit
     peakShare8: 0.58, // DeepGEMM at M = 4096 on an H800, deepseek-ai/DeepGEMM@55ab91f README (note above)
+    // the routed experts' runner at the estimate's launch (SM90_FP8_MOE_RUNNER): the Triton fused_moe
+    moePeakShare8: MOE_RUNNER_PEAK_SHARE8[SM90_FP8_MOE_RUNNER[LAUNCH_A2A_BACKEND]],
     sharedExpertsFused: sglangSharedExpertsFused, // deepseek_v2.py determine_num_fused_shared_experts, 0.5.6.post1/0.5.7
   },
   rocm: {
