@@ -91,7 +91,13 @@ export function engineRejects(
     return explain ? `no ${o.optimizer} optimizer` : REJECTED;
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer))
     return explain ? `no host-side ${o.optimizer} step` : REJECTED;
-  if (BNB_OPTIMIZERS.has(o.optimizer) && o.zero > 0 && dp > 1 && !p.bnbOptimizersSharded)
+  if (
+    BNB_OPTIMIZERS.has(o.optimizer) &&
+    o.zero > 0 &&
+    dp > 1 &&
+    !p.bnbOptimizersSharded &&
+    !(p.shardedLowBitOptimizers ?? []).includes(o.optimizer)
+  )
     return explain ? `no ${o.optimizer} under sharding` : REJECTED;
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute))
     return explain ? `no ${o.compute} training` : REJECTED;
