@@ -81,7 +81,11 @@ export function engineRejects(
     return explain ? 'no expert parallelism or DP attention' : REJECTED;
   if (o.speculative && !(FRAMEWORKS[p.framework].speculative ?? []).includes(o.speculative))
     return explain ? `no ${o.speculative} speculative decoding` : REJECTED;
-  if (o.maxLoras !== undefined && !FRAMEWORKS[p.framework].multiLora)
+  if (
+    o.maxLoras !== undefined &&
+    !FRAMEWORKS[p.framework].multiLora &&
+    !(o.maxLoras === 1 && FRAMEWORKS[p.framework].unmergedLora)
+  )
     return explain ? 'no multi-LoRA serving' : REJECTED;
   if (!p.checkpointing.includes(o.checkpointing))
     return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
