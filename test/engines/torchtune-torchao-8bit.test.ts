@@ -12,6 +12,9 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { torchtuneSchema } from '../fixtures/engine-schemas/index.js';
+import { qualityOf } from '../../src/core/plan/quality.js';
+import { loadScenario } from '../../src/io/load-scenario.js';
+import { planScenarioObject } from '../../src/io/plan-scenario.js';
 
 const llama = resolveModel('llama-3.1-8b');
 const gpu = findGpu('h100-sxm');
@@ -82,4 +85,27 @@ describe('torchtune adamw-8bit on several GPUs: torchao AdamW8bit under FSDP2', 
       /no paged-adamw-8bit under sharding/,
     );
   });
+});
+
+describe('the quality of a pure-bf16 full fine-tune stepped by 8-bit AdamW over FSDP2', () => {
+  it('is near, below fp32-master AdamW (exact): 8-bit moments and bf16 stochastic rounding', () => {
+    const q = qualityOf(on({ method: 'full', weights: 'bf16', gpus: 8, zero: 3 }).o);
+    expect(q.tier).toBe('near');
+    expect(q.items.map((x) => x.technique)).toEqual(
+      expect.arrayContaining(['adamw-8bit', 'bf16 weights, stochastic rounding']),
+    );
+    const master = on({ method: 'full', weights: 'fp32', optimizer: 'adamw', gpus: 8, zero: 3 });
+    expect(qualityOf(master.o).tier).toBe('exact');
+  });
+
+  it('70b-full-zero3-8x asks for exact quality and plans it first; under near the 8-bit plan is first', async () => {
+    const path = 'scenarios/70b-full-zero3-8x.yaml';
+    const s = loadScenario(path);
+    const exact = await planScenarioObject(path, s, { top: 1 });
+    expect(exact.plans[0]!.quality.tier).toBe('exact');
+    const near = await planScenarioObject(path, { ...s, quality: 'near' }, { top: 1 });
+    expect(near.plans[0]!.quality.tier).toBe('near');
+    expect(near.plans[0]!.choices.optimizer).toBe('adamw-8bit');
+    expect(near.plans[0]!.choices.engine).toBe('torchtune');
+  }, 120_000);
 });
