@@ -74,10 +74,15 @@ describe('re-plans on kept model sides', () => {
       // 3 GPUs ranks some plans on 3 GPUs; from 4 the circuit holds no more and every ranked plan was timed before.
       await planScenarioObject(path, gpus(3)(s), { recent, top: 1000 });
       const at3 = views.timings.get(gpu)!.size;
+      // 4 GPUs makes the surfaces of torchtune's micro-batch 4 with the step in backward, which needs one
+      // accumulation step (4 x 4 ranks = the global batch of 16); no layout from 5 needs a surface 4 did not make.
+      await planScenarioObject(path, gpus(4)(s), { recent, top: 1000 });
+      const at4 = views.surfaces.size;
+      expect(at4).toBeGreaterThanOrEqual(surfaces);
       await planScenarioObject(path, gpus(5)(s), { recent, top: 1000 });
-      expect(recent).toHaveLength(3);
+      expect(recent).toHaveLength(4);
       expect(recent.every((m) => m.views === views)).toBe(true);
-      expect(views.surfaces.size).toBe(surfaces);
+      expect(views.surfaces.size).toBe(at4);
       expect(views.searches).toHaveLength(1);
       expect(views.timings.get(gpu)!.size).toBe(at3);
     },

@@ -81,7 +81,11 @@ export function engineRejects(
     return explain ? 'no expert parallelism or DP attention' : REJECTED;
   if (o.speculative && !(FRAMEWORKS[p.framework].speculative ?? []).includes(o.speculative))
     return explain ? `no ${o.speculative} speculative decoding` : REJECTED;
-  if (o.maxLoras !== undefined && !FRAMEWORKS[p.framework].multiLora)
+  if (
+    o.maxLoras !== undefined &&
+    !FRAMEWORKS[p.framework].multiLora &&
+    !(o.maxLoras === 1 && FRAMEWORKS[p.framework].unmergedLora)
+  )
     return explain ? 'no multi-LoRA serving' : REJECTED;
   if (!p.checkpointing.includes(o.checkpointing))
     return explain ? `checkpointing ${p.checkpointing.join('/')} only` : REJECTED;
@@ -91,7 +95,13 @@ export function engineRejects(
     return explain ? `no ${o.optimizer} optimizer` : REJECTED;
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer))
     return explain ? `no host-side ${o.optimizer} step` : REJECTED;
-  if (BNB_OPTIMIZERS.has(o.optimizer) && o.zero > 0 && dp > 1 && !p.bnbOptimizersSharded)
+  if (
+    BNB_OPTIMIZERS.has(o.optimizer) &&
+    o.zero > 0 &&
+    dp > 1 &&
+    !p.bnbOptimizersSharded &&
+    !(p.shardedLowBitOptimizers ?? []).includes(o.optimizer)
+  )
     return explain ? `no ${o.optimizer} under sharding` : REJECTED;
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute))
     return explain ? `no ${o.compute} training` : REJECTED;

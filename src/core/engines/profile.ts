@@ -54,6 +54,11 @@ export interface EngineProfile {
   offloadOptimizers: readonly Optimizer[];
   /** 8-bit / paged bitsandbytes optimizers under sharding (ZeRO / FSDP with dp > 1). */
   bnbOptimizersSharded: boolean;
+  /**
+   * Of those, the ones the launcher writes under sharding as a class whose states are DTensors sharded like the
+   * parameters (torchao's low-bit optimizers under FSDP2): they run sharded where bnbOptimizersSharded is false.
+   */
+  shardedLowBitOptimizers?: readonly Optimizer[];
   /** Optimizer step fused into backward (per-parameter hooks): needs one micro-batch per step. */
   optimizerInBackward: boolean;
   /** A 16-bit full fine-tune keeps an fp32 master copy (partitioned by ZeRO stage; fp32 grads with offload). */

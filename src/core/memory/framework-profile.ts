@@ -271,6 +271,12 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**
+   * Serving: the engine runs one LoRA adapter unmerged on every sequence of the batch (--max-loras 1): PEFT's
+   * lora.Linear wraps each targeted linear, no slots; its forward's ops and Python per adapted linear at each
+   * decode step (loraForwardOps, loraForwardHost; time/multi-lora.ts unmergedServingOptions).
+   */
+  unmergedLora?: boolean;
+  /**
    * Multi-LoRA serving: sequences with different adapters never share a forward pass; each engine iteration
    * batches only the sequences whose adapter list matches its first one. Absent: one batch mixes adapters
    * (vLLM's punica and SGLang's SGMV kernels).

@@ -15,7 +15,7 @@ import {
 } from './kv-layout.js';
 import { type TowerBytes } from './vision.js';
 import { draftGroups, draftWeightBytes } from './speculative.js';
-import { loraSlotBytes } from './multi-lora.js';
+import { loraSlotBytes, unmergedAdapterBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { expertStorageOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
@@ -209,7 +209,11 @@ export function inferencePhases(
   const bnbDequant = fw.bnbSavesInput && isFourBitFloat(o.weights) ? s.dequant : 0;
   const draft = draftWeightBytes(s);
   // Multi-LoRA serving: the engine's preallocated adapter slots (memory/multi-lora.ts).
-  const slots = loraSlotBytes(s.arch, o, s.c);
+  // One adapter run unmerged (FrameworkProfile.unmergedLora): its A and B on the targeted linears, no slots.
+  const slots =
+    fw.unmergedLora && o.maxLoras === 1
+      ? unmergedAdapterBytes(s.arch, o, s.c)
+      : loraSlotBytes(s.arch, o, s.c);
   // A tower in its own file (llama.cpp's mmproj) sits whole on the GPU that runs it, outside the layer split
   // (FrameworkProfile.visionFile).
   const file = towerFileBytes(s, tower);

@@ -7,6 +7,7 @@
  */
 import type { Arch, LinearRole } from '../model/arch.js';
 import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
+import { isFloatDtype } from '../model/dtypes.js';
 
 /** Row-parallel projections (their input is split over TP): attention output and MLP down. */
 const ROW_PARALLEL: ReadonlySet<LinearRole> = new Set(['o', 'down', 'cross_o']);
@@ -51,3 +52,23 @@ export function loraSlotBytes(arch: Arch, o: EstimateOptions, c: number): number
 /** The GPUs a routed expert's adapter is split over: the MoE layers' group under DP attention, else the TP group. */
 export const loraExpertGpus = (o: EstimateOptions): number =>
   o.dpAttention ? moeGroupOf(o) : o.tp;
+
+/**
+ * One adapter run unmerged by PEFT on an engine without slots (FrameworkProfile.unmergedLora): r x (in + out) on each
+ * linear of the language model whose role the adapter targets (every linear but the router with --lora-all-linear),
+ * whole on each GPU. PEFT casts each adapter to its base layer's weight dtype where that is a float
+ * (peft v0.20.0 tuners/tuners_utils.py _move_adapter_to_device_of_base_layer: `weight.dtype.is_floating_point`);
+ * a quantized base layer's adapters keep nn.Linear's fp32.
+ */
+export function unmergedAdapterBytes(arch: Arch, o: EstimateOptions, c: number): number {
+  const targets = new Set<string>(o.loraTargets);
+  let elements = 0;
+  for (const g of arch.groups) {
+    if (g.name === 'vision') continue;
+    for (const l of g.linears) {
+      if (l.role === 'router' || !(o.loraAllLinear || targets.has(l.role))) continue;
+      elements += g.count * l.copies * o.loraRank * (l.inFeatures + l.outFeatures);
+    }
+  }
+  return elements * (isFloatDtype(o.weights) ? c : 4);
+}

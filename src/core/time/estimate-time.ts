@@ -5,7 +5,7 @@ import type { Gpu } from '../../schema/gpu.js';
 import { moeGroupOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
 import { dpAttentionTime, dpAttentionTimed, type DpAttentionTime } from './expert-parallel.js';
 import { replicaServingTime } from './serving-step.js';
-import { loraStepTime } from './multi-lora.js';
+import { loraStepTime, unmergedServingOptions } from './multi-lora.js';
 import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
 import type { ModelFacts } from './model-facts.js';
 import type { GpuRates } from './hardware.js';
@@ -186,6 +186,7 @@ export function servingLatency(
   const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, true);
+  t = unmergedServingOptions(o, t);
   const c = poolRunning(o, poolSequences);
   if (c !== undefined && queuesOnPool(m, o)) {
     const q = queuedLatency(latencyOf(arch, m, { ...o, batch: c }, t, r, null), o, c);
@@ -342,7 +343,17 @@ export function estimateTime(
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
-    const res = servedTime(arch, m, o, t, r, settings, tensorTflops, gpu, poolSequences);
+    const res = servedTime(
+      arch,
+      m,
+      o,
+      unmergedServingOptions(o, t),
+      r,
+      settings,
+      tensorTflops,
+      gpu,
+      poolSequences,
+    );
     // With the pool's tokens known, the burst runs step by step as the engine admits it (time/stepped-burst.ts).
     const b =
       burstPool && burstSteps(m, o, t)

@@ -34,9 +34,9 @@ import {
 import { policyOptions, preparedContext } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
-import { loraStepTime } from './multi-lora.js';
+import { loraForwardOpsOf, loraStepTime } from './multi-lora.js';
 import { floatCompute } from '../../schema/estimate.js';
-import { LORA_OPS_PER_LINEAR, OPS_PER_LAYER_EAGER, type CountFreeWork } from './train-work.js';
+import { type CountFreeWork } from './train-work.js';
 import { forwardFetchSeconds } from './train-step.js';
 import { autocastCastOps } from './autocast.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
@@ -475,18 +475,10 @@ export function objectiveWork(
  */
 function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
-  const own = t.loraForwardOps ?? fw.loraForwardOps;
-  const ops = own ?? LORA_OPS_PER_LINEAR;
   const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
-  // The engine's forward (PEFT's own, or the engine's rewrite of it): its Python beyond its ops, from its measured
-  // host time (FrameworkProfile.loraForwardHost); a build's own count replaces its kernels, not its Python, and a
-  // count of none runs no adapter.
-  const host = fw.loraForwardHost;
-  const python =
-    ops > 0 && host !== undefined
-      ? Math.max(0, host.layers * OPS_PER_LAYER_EAGER - host.kernels)
-      : 0;
-  return ops + (dropout ? 1 : 0) + python + autocastAdapterCastOps(p, t);
+  // The engine's forward (PEFT's own, or the engine's rewrite of it) with its Python (multi-lora.ts
+  // loraForwardOpsOf): a build's own count replaces its kernels, not its Python, and a count of none runs no adapter.
+  return loraForwardOpsOf(fw, t) + (dropout ? 1 : 0) + autocastAdapterCastOps(p, t);
 }
 
 /**
@@ -496,7 +488,7 @@ function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
  * lora_B are nn.Linear, on autocast's lower-precision list, so each call casts its fp32 weight (a leaf that requires
  * grad: cached only within the autocast region, and every decode step is a region of its own, autocastDecodeOps);
  * on a 16-bit model PEFT first casts x to the adapters' fp32 (peft v0.15.2 tuners/lora/layer.py Linear.forward
- * `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, one of LORA_OPS_PER_LINEAR), so lora_A's call casts it back:
+ * `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, one of train-work.ts LORA_OPS_PER_LINEAR), so lora_A's call casts it back:
  * 3 casts. bitsandbytes' Linear4bit skips PEFT's input cast under autocast (tuners/lora/bnb.py `requires_conversion =
  * not torch.is_autocast_enabled()`): its two weight casts only.
  */

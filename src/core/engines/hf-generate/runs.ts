@@ -23,8 +23,8 @@ function hfGenerateParallel(o: EstimateOptions): string | null {
 
 /** Multi-LoRA serving on transformers: one adapter set for the whole batch, with its source. */
 function hfGenerateRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
-  if (set !== 'other' || o.maxLoras === undefined) return null;
-  return `--max-loras: got ${o.maxLoras}; transformers generate runs the adapters set_adapter makes active on every sequence of the batch, one set for all (PeftAdapterMixin.set_adapter, ${H}/integrations/peft.py); per-request adapters are PEFT's mixed-batch inference (PeftModel.generate adapter_names), outside transformers: estimate one adapter merged into the weights (no --max-loras), or serve several with vllm, sglang or llama.cpp`;
+  if (set !== 'other' || o.maxLoras === undefined || o.maxLoras === 1) return null;
+  return `--max-loras: got ${o.maxLoras}; expected 1 on hf-generate: transformers generate runs the adapters set_adapter makes active on every sequence of the batch, one set for all (PeftAdapterMixin.set_adapter, ${H}/integrations/peft.py); per-request adapters are PEFT's mixed-batch inference (PeftModel.generate adapter_names), outside transformers: estimate one adapter (--max-loras 1, unmerged) or none (merged into the weights), or serve several with vllm, sglang or llama.cpp`;
 }
 
 export const HF_GENERATE_RUNS: EngineRuns = {

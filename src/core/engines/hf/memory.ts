@@ -69,6 +69,10 @@ const HF_GROUPED_EXPERTS_ROW_PASSES = 9;
 
 export const HF_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
+  // transformers generate with one adapter: PeftAdapterMixin.load_adapter injects PEFT's lora.Linear on the adapter's
+  // target modules (integrations/peft.py inject_adapter_in_model), run unmerged on every sequence of the batch
+  // (engines/hf-generate/runs.ts refuses a second adapter).
+  unmergedLora: true,
   id: 'hf',
   // Trainer's AMP (bf16/fp16, no DeepSpeed) is accelerate's: prepare_model wraps model.forward in torch.autocast
   // (accelerate v1.14.0 accelerator.py prepare_model, `autocast_context(model_forward_func)`), and TRL's

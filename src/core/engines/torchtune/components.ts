@@ -124,6 +124,30 @@ export const TUNE_CPU_OFFLOAD: Record<string, unknown> = {
 };
 /** Optimizers written as torchao stochastic-rounding optimizers (the profile's stochasticRounding). */
 export const TUNE_SR_OPTIMIZERS: readonly Optimizer[] = ['adamw-8bit'];
+// Distributed (FSDP2) recipes: torchao's AdamW8bit, the class torchtune v0.6.1 names for every recipe
+// (docs/source/tutorials/memory_optimizations.rst:168-171; bitsandbytes for single-device recipes only). torchao
+// v0.10.0 optim/adam.py _new_buffer builds each state from p.to_local() and wraps it with DTensor.from_local on the
+// parameter's mesh and placements; optim/subclass_8bit.py OptimState8bit.zeros: uint8 codes and one fp32 scale per
+// 256-element block (AdamW8bit block_size=256). prototype/low_bit_optim re-exports torchao.optim in v0.10.0.
+// No paged or Lion class there (optim/__init__.py): those stay bitsandbytes and one GPU.
+export const TUNE_OPTIM_SHARDED: Partial<Record<Optimizer, Record<string, unknown>>> = {
+  'adamw-8bit': { _component_: 'torchao.prototype.low_bit_optim.AdamW8bit' },
+};
+/** Optimizers the distributed recipes run as torchao DTensor-aware classes (the profile's shardedLowBitOptimizers). */
+export const TUNE_SHARDED_OPTIMIZERS = Object.keys(TUNE_OPTIM_SHARDED) as Optimizer[];
+
+/**
+ * The optimizer component torchtune.yaml writes for `o` on `dp` data-parallel ranks: torchao's stochastic-rounding
+ * class for pure-bf16 full fine-tunes, torchao's DTensor-aware class under FSDP2, else TUNE_OPTIM.
+ */
+export function tuneOptimizer(
+  o: { method: string; weights: string; optimizer: Optimizer },
+  dp: number,
+): Record<string, unknown> | undefined {
+  if (o.method === 'full' && o.weights === 'bf16' && TUNE_SR_OPTIMIZERS.includes(o.optimizer))
+    return TUNE_OPTIM_SR[o.optimizer];
+  return (dp > 1 ? TUNE_OPTIM_SHARDED[o.optimizer] : undefined) ?? TUNE_OPTIM[o.optimizer];
+}
 
 /** Every other `_component_` torchtune.yaml writes, each found in the v0.6.1 tag at the file named. */
 export const TUNE_COMPONENTS = {

@@ -5,8 +5,7 @@ import { dataParallel, isAdapter, MASTER_PORT, nodesOf } from '../../launch/comm
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
-import { roundsStochastically } from '../profile.js';
-import { TORCHTUNE_PROFILE, TORCHTUNE_TORCH } from './profile.js';
+import { TORCHTUNE_TORCH } from './profile.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import {
   builderOf,
@@ -14,7 +13,7 @@ import {
   TUNE_COMPONENTS,
   TUNE_CPU_OFFLOAD,
   TUNE_OPTIM,
-  TUNE_OPTIM_SR,
+  tuneOptimizer,
   type TuneModel,
 } from './components.js';
 
@@ -26,7 +25,7 @@ import { TORCHTUNE_FILE } from './launch-folder.js';
 
 function optimizerComponent(o: EstimateOptions): Record<string, unknown> | undefined {
   if (o.offload === 'optimizer' && dataParallel(o) === 1) return TUNE_CPU_OFFLOAD;
-  return (roundsStochastically(TORCHTUNE_PROFILE, o) ? TUNE_OPTIM_SR : TUNE_OPTIM)[o.optimizer];
+  return tuneOptimizer(o, dataParallel(o));
 }
 
 /**

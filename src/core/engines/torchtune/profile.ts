@@ -1,6 +1,6 @@
 /** The torchtune engine: what it runs, the defaults it applies, its rules (the planner's profile). */
 import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
-import { TUNE_SR_OPTIMIZERS } from './components.js';
+import { TUNE_SHARDED_OPTIMIZERS, TUNE_SR_OPTIMIZERS } from './components.js';
 import { TORCHTUNE_RULES } from './rules.js';
 
 /**
@@ -60,8 +60,10 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
     'sgd-momentum',
   ],
   offloadOptimizers: ['adamw', 'sgd', 'sgd-momentum', 'adafactor'],
-  // bitsandbytes optimizers fail on FSDP2 parameters (rule torchtune-bnb-optimizer-fsdp2).
+  // bitsandbytes optimizers fail on FSDP2 parameters (rule torchtune-bnb-optimizer-fsdp2); adamw-8bit is written
+  // there as torchao's AdamW8bit, whose states are DTensors (components.ts TUNE_OPTIM_SHARDED).
   bnbOptimizersSharded: false,
+  shardedLowBitOptimizers: TUNE_SHARDED_OPTIMIZERS,
   optimizerInBackward: true, // optimizer_in_bwd: True (needs gradient_accumulation_steps: 1)
   masterWeights: false,
   // torchao.optim.AdamW8bit(bf16_stochastic_round=True), instantiated by the recipe's optimizer component

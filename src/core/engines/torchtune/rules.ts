@@ -1,6 +1,6 @@
 /** What torchtune 0.6.1's recipes reject, as data (rules.ts); torchtuneBlocker returns the first match. */
 import type { Rule, RuleInput } from '../rules.js';
-import { TUNE_OPTIM, TUNE_SR_OPTIMIZERS } from './components.js';
+import { tuneOptimizer } from './components.js';
 import { tuneModelOf } from './builders.js';
 import { TORCHTUNE_ARCH_RULE } from './architectures.js';
 
@@ -8,13 +8,10 @@ const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1/recipes';
 const adapter = (x: RuleInput): boolean =>
   x.options.method === 'lora' || x.options.method === 'qlora';
 
-/** The plan's optimizer is written as a bitsandbytes class (not torchao's stochastic-rounding one). */
+/** The plan's optimizer is written as a bitsandbytes class (not one of torchao's, components.ts tuneOptimizer). */
 export function bitsandbytesOptimizer(x: RuleInput): boolean {
-  const o = x.options;
-  const rounded =
-    o.method === 'full' && o.weights === 'bf16' && TUNE_SR_OPTIMIZERS.includes(o.optimizer);
-  const c = TUNE_OPTIM[o.optimizer]?._component_;
-  return !rounded && typeof c === 'string' && c.startsWith('bitsandbytes.');
+  const c = tuneOptimizer(x.options, x.dp)?._component_;
+  return typeof c === 'string' && c.startsWith('bitsandbytes.');
 }
 
 export const TORCHTUNE_RULES: readonly Rule[] = [
@@ -80,7 +77,7 @@ export const TORCHTUNE_RULES: readonly Rule[] = [
   },
   {
     id: 'torchtune-bnb-optimizer-fsdp2',
-    says: 'bitsandbytes 8-bit and paged optimizers fail on the FSDP2 (DTensor) parameters of the distributed recipes; use torch AdamW, torchao AdamW8bit or one GPU',
+    says: 'bitsandbytes paged optimizers and Lion fail on the FSDP2 (DTensor) parameters of the distributed recipes, and torchao has no paged or Lion class; use torch AdamW, adamw-8bit (torchao AdamW8bit) or one GPU',
     library: 'bitsandbytes',
     versions: '>=0.43.0,<=0.50.1',
     // Also https://github.com/bitsandbytes-foundation/bitsandbytes/issues/1633 (open: illegal memory access with FSDP2).
