@@ -104,12 +104,12 @@ describe('explorer edits: the CLI validation, the CLI message', () => {
       />,
     );
     const frame = () => strip(ui.lastFrame());
-    for (let i = 0; i < 100 && frame() === ''; i++) await tick();
+    while (frame() === '') await tick();
     await tick(50);
     const press = async (k: string) => {
       const before = frame();
       ui.stdin.write(k);
-      for (let i = 0; i < 80 && frame() === before; i++) await tick(25);
+      while (frame() === before) await tick(25);
     };
     const table = frame();
     await press('i');
@@ -125,7 +125,7 @@ describe('explorer edits: the CLI validation, the CLI message', () => {
     expect(frame()).not.toMatch(/re-planning/);
     // Esc back to the table: the same plans as before the edit.
     await press('\u001b');
-    for (let i = 0; i < 40 && /edit scenario/.test(frame()); i++) await tick(25);
+    while (/edit scenario/.test(frame())) await tick(25);
     const rows = (f: string) => f.split('\n').slice(1, 8).join('\n');
     expect(rows(frame())).toBe(rows(table));
     ui.unmount();

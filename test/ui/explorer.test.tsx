@@ -272,7 +272,7 @@ describe('Explorer', () => {
     // Clear the suggested name (^u), type the path, confirm.
     await ui.press('\u0015', path, '\r');
     // The export is written asynchronously: wait for its status line (at most 2 s on a busy machine).
-    for (let i = 0; i < 100 && ui.frame().split('\n').at(-1) !== `wrote ${path}`; i++) await tick();
+    while (ui.frame().split('\n').at(-1) !== `wrote ${path}`) await tick();
     expect(ui.frame().split('\n').at(-1)).toBe(`wrote ${path}`);
     const csv = readFileSync(path, 'utf8').trim().split('\n');
     expect(csv).toHaveLength(3); // header + the 2 'full' plans of 6
