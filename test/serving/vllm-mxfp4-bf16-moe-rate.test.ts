@@ -8,21 +8,12 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS } from '../../src/core/engines/moe-call.js';
 import { routedExpertRate, stepExpertFlops } from '../../src/core/time/fp4-bf16-moe.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { gptOss, gptOssOptions } from '../helpers/vllm-gptoss.js';
 
-const gptOss = resolveModel('openai/gpt-oss-20b');
-const o = (p: Partial<EstimateOptions>): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'vllm',
-  weights: 'mxfp4',
-  batch: 1,
-  seq: 2048,
-  promptTokens: 1024,
-  ...p,
-});
+const o = gptOssOptions;
 
 /** The estimate with vLLM's profile stripped of its MXFP4 x BF16 MoE rate. */
 function withoutRate<T>(f: () => T): T {

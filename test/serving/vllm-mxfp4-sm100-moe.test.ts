@@ -16,21 +16,11 @@ import {
 } from '../../src/core/engines/vllm/decode-kernels.js';
 import { decodeFeatureKernels } from '../../src/core/time/decode-host.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
+import { gptOss, gptOssOptions } from '../helpers/vllm-gptoss.js';
 
-const gptOss = resolveModel('openai/gpt-oss-20b');
-const o = (p: Partial<EstimateOptions>): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'vllm',
-  weights: 'mxfp4',
-  batch: 1,
-  seq: 2048,
-  promptTokens: 1024,
-  ...p,
-});
+const o = gptOssOptions;
 
 describe("vLLM's MXFP4 MoE on SM100", () => {
   const vllm = FRAMEWORKS.vllm;
