@@ -65,6 +65,15 @@ export const FLASHINFER_TRTLLM_MXFP4_MOE = FLASHINFER_TRTLLM_NVFP4_MOE; // the s
 export const FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS = 291.883e12; // flashinfer-ai/flashinfer#2671, 0.6.0, 2,048 tokens
 
 /**
+ * The Triton fused_moe with block-FP8 weights on compute capability 8.9 (Ada: no blockwise CUTLASS or DeepGEMM
+ * kernel below SM90), at its default config: vllm-project/vllm#53710's `benchmark_moe.py` on one L40S (E=128, N=768,
+ * Triton 3.6.0) times 3195.68 µs at M = 8192 tokens, 193.5 TFLOP/s, 0.264 of the L40S's 733 TFLOPS dense 8-bit peak.
+ * The routed experts' prefill ceiling of vLLM's kernel and of SGLang's copy of it (engines/vllm/block-fp8.ts,
+ * engines/sglang/block-fp8.ts).
+ */
+export const TRITON_BLOCK_FP8_MOE_ADA_SHARE8 = 193.5 / 733; // vllm-project/vllm#53710, one L40S, M = 8192
+
+/**
  * FlashInfer's TensorRT-LLM-gen block-scaled FP8 fused MoE (`trtllm_fp8_block_scale_moe` with DeepSeek's FP8 scales:
  * 128x128 weight blocks, 1x128 activation groups), SGLang's MoE runner for DeepSeek-V3/R1's FP8 checkpoint on SM100
  * since sgl-project/sglang#11816 (engines/sglang/decode-kernels.ts): the NVFP4 call's runner (trtllm_fused_moe_runner.cu

@@ -94,6 +94,7 @@
  * tuned files; docs/time-model.md, "Tuned or default fused_moe tiles").
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import { TRITON_BLOCK_FP8_MOE_ADA_SHARE8 } from '../moe-call.js';
 
 /**
  * SGLang's MoE runner for a block-FP8 checkpoint on SM90 by `--moe-a2a-backend`, with `--moe-runner-backend auto`
@@ -148,6 +149,6 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     peakShare8: 627.96 / 2614.9,
     aiterLinearsTriton: true, // AITER's fused_moe (CK/asm) runs the routed experts, SGLANG_USE_AITER=1 in the ROCm image
   },
-  // The Triton fused_moe's default-config rate on one L40S (193.5 of 733 TFLOPS at M = 8192), vllm-project/vllm#53710
-  ada: { moePeakShare8: 193.5 / 733 },
+  // SGLang's copy of vLLM's Triton fused_moe at the same default tiles, taken at vLLM's L40S share (engines/moe-call.ts)
+  ada: { moePeakShare8: TRITON_BLOCK_FP8_MOE_ADA_SHARE8 },
 };

@@ -62,6 +62,7 @@
  * reads slower than measured at that rate).
  */
 import type { FrameworkProfile } from '../../memory/framework-profile.js';
+import { TRITON_BLOCK_FP8_MOE_ADA_SHARE8 } from '../moe-call.js';
 
 export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear']> = {
   hopper: {
@@ -76,6 +77,6 @@ export const VLLM_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Linear
     // (vllm-project/vllm#23939 "Before"), tuned 402.98 (vllm-project/vllm#23280); carried to gfx942 (calibration/assumed.json)
     defaultTileShare: 305.14 / 402.98,
   },
-  // Triton fused_moe, block FP8, default config, M = 8192 on one L40S: 193.5 TFLOP/s of 733, vllm-project/vllm#53710
-  ada: { moePeakShare8: 193.5 / 733 },
+  // Triton fused_moe, block FP8, default config, M = 8192 on one L40S (engines/moe-call.ts)
+  ada: { moePeakShare8: TRITON_BLOCK_FP8_MOE_ADA_SHARE8 },
 };
