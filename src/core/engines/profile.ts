@@ -178,7 +178,10 @@ export type Sharding = 'deepspeed' | 'fsdp';
 export const shardingKind = (p: EngineProfile): Sharding => p.sharding ?? 'fsdp';
 
 /** A pure-bf16 full fine-tune on `p` whose launcher writes a stochastically rounding optimizer. */
-export const roundsStochastically = (p: EngineProfile, o: EstimateOptions): boolean =>
+export const roundsStochastically = (
+  p: Pick<EngineProfile, 'stochasticRounding'>,
+  o: Pick<EstimateOptions, 'method' | 'weights' | 'optimizer'>,
+): boolean =>
   o.method === 'full' && o.weights === 'bf16' && p.stochasticRounding.includes(o.optimizer);
 
 /** One default an engine applies: the flag it stands for, why, and the change to the options. */

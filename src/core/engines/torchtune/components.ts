@@ -3,7 +3,8 @@
  * and the other `_component_` paths torchtune.yaml writes. Every path was read in the v0.6.1 tag
  * (https://github.com/pytorch/torchtune/tree/v0.6.1, commit a6290a5b40758f13bca61c386bc8756a49ef417e).
  */
-import type { Optimizer } from '../../../schema/estimate.js';
+import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
+import { roundsStochastically } from '../profile.js';
 
 /** The torchtune release the launcher writes for, and the tag its keys were checked against. */
 export const TORCHTUNE_VERSION = '0.6.1';
@@ -141,10 +142,10 @@ export const TUNE_SHARDED_OPTIMIZERS = Object.keys(TUNE_OPTIM_SHARDED) as Optimi
  * class for pure-bf16 full fine-tunes, torchao's DTensor-aware class under FSDP2, else TUNE_OPTIM.
  */
 export function tuneOptimizer(
-  o: { method: string; weights: string; optimizer: Optimizer },
+  o: Pick<EstimateOptions, 'method' | 'weights' | 'optimizer'>,
   dp: number,
 ): Record<string, unknown> | undefined {
-  if (o.method === 'full' && o.weights === 'bf16' && TUNE_SR_OPTIMIZERS.includes(o.optimizer))
+  if (roundsStochastically({ stochasticRounding: TUNE_SR_OPTIMIZERS }, o))
     return TUNE_OPTIM_SR[o.optimizer];
   return (dp > 1 ? TUNE_OPTIM_SHARDED[o.optimizer] : undefined) ?? TUNE_OPTIM[o.optimizer];
 }
