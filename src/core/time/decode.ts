@@ -566,7 +566,7 @@ export function prefillGpuSeconds(
   // the weights added below; otherwise the FLOPs at the rate, shape-scaled.
   const rows = tokens * seqs;
   const read = prefillWeightSeconds(o, r, tr);
-  const passes = expertFlops === 0 ? linearPasses(m, o, r, tr) : null;
+  const passes = expertFlops === 0 ? linearPasses(m, o, tr, read) : null;
   const dense = passes
     ? passes(rows) -
       read +

@@ -10,7 +10,6 @@
  * rate), 0.57 ms at 128: two 64-row passes.
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
-import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { shapeFactor } from './shape.js';
 import { embedOnly } from './train-work.js';
@@ -38,19 +37,18 @@ export function mBlockSeconds(m: number, b: MBlocks, stream: number, rowSeconds:
 
 /**
  * Seconds of a dense model's linears over `rows` rows on a GPU where the step's kernel tiles its rows at a sourced
- * large-M rate (`tr.mBlocks`, decode.ts Traffic): its passes, each the weights' one read at the stream rate (as
- * decode.ts prefillWeightSeconds) or its padded rows' FLOPs at `tr.prefillRate` for a matrix as wide as the model;
- * null elsewhere (an MoE's passes are per expert).
+ * large-M rate (`tr.mBlocks`, decode.ts Traffic): its passes, each the weights' one read (`read`: decode.ts
+ * prefillWeightSeconds) or its padded rows' FLOPs at `tr.prefillRate` for a matrix as wide as the model; null
+ * elsewhere (an MoE's passes are per expert).
  */
 export function linearPasses(
   m: ModelFacts,
   o: EstimateOptions,
-  r: GpuRates,
-  tr: { mBlocks: MBlocks | null; linearRead: number; wb: number; prefillRate: number },
+  tr: { mBlocks: MBlocks | null; prefillRate: number },
+  read: number,
 ): ((rows: number) => number) | null {
   const b = tr.mBlocks;
   if (b === null || m.experts > 1) return null;
-  const read = (tr.linearRead * tr.wb) / o.tp / r.mem;
   const row =
     (2 * (m.active - embedOnly(m)) + m.recurrentFlopsPerToken) /
     o.tp /

@@ -60,10 +60,11 @@ export function servingTime(
   const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
   // Through a kernel that tiles its rows (m-blocks.ts), the prompt's rows join the step's: the passes the step's rows
   // and its together take beyond the step's own, not its own FLOPs.
-  const passes = inStep ? linearPasses(m, o, r, tr) : null;
+  const read = prefillWeightSeconds(o, r, tr);
+  const passes = inStep ? linearPasses(m, o, tr, read) : null;
   const neighbour = passes
     ? gpuPrefill - passes(fresh) + passes(o.batch - 1 + fresh) - passes(o.batch - 1)
-    : gpuPrefill - (inStep ? prefillWeightSeconds(o, r, tr) : 0);
+    : gpuPrefill - (inStep ? read : 0);
   // An overlapped scheduler launches a neighbour's prefill during the decode step before it (unless the prefill first
   // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
   const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
