@@ -259,12 +259,12 @@ describe('near-ties', () => {
   });
 
   it('on an AMD GPU, an engine whose ROCm kernel costs were not read does not win a tie with one whose were', () => {
-    // Llama-3.3-70B (the DeepSeek-R1-Distill-Llama-70B layout) at FP8 over two MI300X: SGLang was 0.5% cheaper than
-    // vLLM, whose hipBLASLt fixed cost and Triton prefill attention the time model counts and SGLang's it does not.
+    // Llama-3.3-70B (the DeepSeek-R1-Distill-Llama-70B layout) at FP8 over two MI300X with 7.5k-token prompts: SGLang
+    // is 0.6% cheaper than vLLM, whose Triton prefill attention on ROCm the time model counts and SGLang's it does not.
     const text = [
       'name: 70B FP8 on two MI300X',
       'model: llama-3.3-70b-instruct',
-      'job: { kind: inference, context: 16384, promptTokens: 1024, concurrency: 64, outputTokens: 300000000 }',
+      'job: { kind: inference, context: 16384, promptTokens: 7552, concurrency: 64, outputTokens: 300000000 }',
       'hardware: { owned: [ { gpu: mi300x, count: 2 } ], counts: { min: 2, max: 2 } }',
       'power: { powerLimits: [1] }',
       'rank: cost',

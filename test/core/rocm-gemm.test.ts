@@ -96,3 +96,28 @@ describe("vLLM's decode linears on ROCm", () => {
     expect(tp1).toBeLessThan(tp8);
   });
 });
+
+// SGLang 0.5.23 on ROCm without SGLANG_USE_AITER: F.linear and torch._scaled_mm (hipBLASLt) at every batch row, no
+// skinny kernel (engines/sglang/rocm-gemm.ts, the wheel's unquant.py and fp8_utils.py).
+describe("SGLang's decode linears on ROCm", () => {
+  const sglang = (arch: Arch, o: Partial<EstimateOptions> = {}) =>
+    extra(arch, { framework: 'sglang', ...o });
+
+  it('pays the hipBLASLt call at every batch row, where vLLM runs its skinny kernels', () => {
+    for (const batch of [1, 2, 4]) {
+      expect(extra(qwen, { batch })).toBe(0);
+      expect(sglang(qwen, { batch })).toBeGreaterThan(36 * 4 * 2e-6);
+    }
+    const fp8 = (framework: 'vllm' | 'sglang') =>
+      extra(llama70, { framework, weights: 'fp8', gpus: 8, tp: 8, batch: 1 });
+    expect(fp8('vllm')).toBe(0);
+    expect(fp8('sglang')).toBeGreaterThan(80 * 4 * 2e-6);
+  });
+
+  it("takes vLLM's figure above the skinny rows: the same library call", () => {
+    const at = (framework: 'vllm' | 'sglang') =>
+      extra(llama70, { framework, weights: 'fp8', gpus: 4, tp: 4, batch: 128 });
+    expect(at('sglang')).toBeGreaterThan(0);
+    expect(at('sglang')).toBeCloseTo(at('vllm'), 9);
+  });
+});

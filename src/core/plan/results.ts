@@ -460,8 +460,8 @@ function compareKept(ctx: Ctx, a: Kept, b: Kept, ids: Map<Kept, string>): number
  * assumption, docs/assumptions.md "DP attention's arrivals"; vLLM's data-parallel guide names it for MLA models such
  * as DeepSeek, https://docs.vllm.ai/en/latest/serving/data_parallel_deployment.html, and vLLM's Qwen3 recipe
  * serves Qwen3-235B-A22B with tensor parallelism, vllm-project/recipes Qwen/Qwen3.md), and an engine on a platform
- * where its time leaves out kernel costs nobody read for it (the profile's timeUnread: SGLang's ROCm linears and
- * prefill attention, which vLLM's time counts), each counted.
+ * where its time leaves out kernel costs nobody read for it (the profile's timeUnread: SGLang's ROCm prefill
+ * attention, which vLLM's time counts), each counted.
  */
 function riskOf(ctx: Ctx, k: Kept): number {
   const r = ctx.rows;

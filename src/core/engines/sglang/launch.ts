@@ -16,7 +16,7 @@ import {
 import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
 import { SGLANG_ROCM_INSTALL, sglangRocmInstall, sglangRocmRequirements } from './rocm-install.js';
-import { gfxOf } from '../kernels.js';
+import { ccOf, gfxOf } from '../kernels.js';
 import { floatCompute } from '../../../schema/estimate.js';
 
 const PORT = 30000; // ServerArgs.port default
@@ -75,6 +75,13 @@ export function sglangArgs(x: LaunchInput, online: boolean): string[] {
     );
   // A 16-bit checkpoint quantized while loading (--quantization fp8); published or made checkpoints carry their config.
   if (o.weights === 'fp8' && online) args.push('--quantization fp8');
+  // MXFP4 experts on Hopper: the Marlin MoE the estimate times (time/mxfp4-pad.ts mxfp4Path), not the triton_kernel
+  // runner SGLang picks for gpt-oss there (arg_groups/model_overrides/gpt_oss.py: moe_runner_backend auto ->
+  // triton_kernel where triton_kernels imports and ep_size is 1; mxfp4.py runs Marlin on SM90+, sglang 0.5.23 wheel).
+  if (o.weights === 'mxfp4' && gfxOf(x.gpu.computeCapability) === null) {
+    const cc = ccOf(x.gpu.computeCapability);
+    if (cc >= 9 && cc < 10) args.push('--moe-runner-backend marlin');
+  }
   // The fraction the memory model used (its own default for this card, written out so both agree).
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
   // The radix cache reuses cached prefixes by default; off where the plan's prefill counts no cached share.

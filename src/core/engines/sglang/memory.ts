@@ -22,6 +22,7 @@ import {
 import { MiB } from '../../units.js';
 import type { AdmissionReserve } from '../../memory/layout-profiles.js';
 import { SGLANG_BLOCK_FP8_LINEAR } from './block-fp8.js';
+import { SGLANG_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { sglangDecodeFeatureKernels } from './decode-kernels.js';
 import { SGLANG_SM90_DEEPSEEK_EXTEND, sglangEagerPrefillKernels } from './extend-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
@@ -123,13 +124,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,
   // SGLang captures its whole decode step in one CUDA graph (cuda_graph_runner.py): no piecewise attention calls
-  // (piecewiseAttentionCalls). Its ROCm linears (AITER or hipBLASLt by shape) were not read: no library fixed cost
-  // (rocmLibraryGemm, engines/vllm/rocm-gemm.ts). Its ROCm prefill backends (AITER, Triton) were not read: attention
-  // at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
+  // (piecewiseAttentionCalls). Its ROCm decode linears are hipBLASLt calls at every batch row (rocm-gemm.ts). Its
+  // ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
   // (serialSeqHostSeconds) or a V0 engine's (v0StepHostSeconds): vLLM's own, none measured for SGLang.
   // Its ROCm decode attention was not read either: vLLM's kernels' figures (engines/vllm/rocm-attention.ts), assumed;
   // no calibration row moves with it.
   rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
+  rocmLibraryGemm: SGLANG_ROCM_LIBRARY_GEMM,
   // An fp8 KV cache on compute capability 10.0: vLLM's TRT-LLM FMHA prefill figure (vllm-project/vllm#25998), assumed
   // for SGLang's trtllm_mha backend there; no calibration row moves with it.
   fp8KvPrefillAttention: VLLM_MEMORY.fp8KvPrefillAttention,

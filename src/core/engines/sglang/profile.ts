@@ -16,8 +16,8 @@ export const SGLANG_PROFILE: EngineProfile = {
   baseWeights: ['bf16', 'fp16', 'fp8', 'int8', 'int4', 'mxfp4', 'nvfp4'],
   attention: ['flash', 'sdpa'],
   rules: SGLANG_RULES,
-  // On ROCm its linears' library cost (rocmLibraryGemm) and its prefill attention kernels (rocmPrefillAttention)
-  // were not read, where vLLM's are (engines/sglang/memory.ts): its time there is short by what they cost.
+  // On ROCm its prefill attention kernels (rocmPrefillAttention) were not read, where vLLM's are
+  // (engines/sglang/memory.ts): its time there is short by what they cost.
   timeUnread: ['rocm'],
   docs: [
     'https://docs.sglang.ai/advanced_features/server_arguments.html',

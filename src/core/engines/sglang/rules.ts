@@ -107,6 +107,7 @@ export const SGLANG_SERVE_FLAGS = [
   '--dtype', // ServerArgs.dtype
   '--kv-cache-dtype', // ServerArgs.kv_cache_dtype (auto, fp8_e5m2, fp8_e4m3, ...)
   '--quantization', // ServerArgs.quantization
+  '--moe-runner-backend', // ServerArgs.moe_runner_backend (marlin: MXFP4 experts on SM90, mxfp4.py at 0.5.23)
   '--mem-fraction-static', // ServerArgs.mem_fraction_static
   '--speculative-algorithm', // ServerArgs.speculative_algorithm (EAGLE, EAGLE3, NGRAM)
   '--speculative-draft-model-path', // ServerArgs.speculative_draft_model_path
