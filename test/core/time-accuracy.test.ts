@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -398,8 +398,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (920: 907 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(920);
+  it('scores every scorable case (949: 936 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(949);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -770,6 +770,10 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang7445-/, 'sglang7445'],
   [/^datacrunch-/, 'datacrunch'],
   [/^inferencex1092-/, 'inferencex1092'],
+  [/^livinfly-/, 'livinfly'],
+  [/^llmfit-/, 'llmfit'],
+  [/^timwang-/, 'timwang'],
+  [/^sglang060-/, 'sglang060'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1237,11 +1241,27 @@ const FIELD_BARS = {
   // flight, TPOT read as 1000 / tokens/s per user (rounded in the PR): -53.0%, -50.2% (scored before any change; the
   // experts' FP4 unpacking on few compute units dominates the estimate's step, docs/time-model.md Known misses).
   'inferencex1092 kind:serving engine:vllm': { count: 2, median: 0.531, p90: 0.531 },
+  // Livinfly/MLsys-Learning-Record-2: Mistral-7B-Instruct and DeepSeek-R1-0528-Qwen3-8B bf16 on one A100 PCIe 40GB, SGLang's
+  // bench_serving at 1, 2 and 4 req/s (random lengths up to 1024/1024), mean TPOT, scored before any change: vLLM 0.9.1 V0
+  // -10.4%, -0.4%, +11.0% (Mistral), +2.5%, +11.8% (Qwen3-8B); SGLang 0.4.7.post1 -2.3%, -1.9%, +25.2% (Mistral), -3.8%,
+  // -1.7%, +15.5% (Qwen3-8B).
+  'livinfly kind:serving engine:vllm': { count: 5, median: 0.105, p90: 0.119 },
+  'livinfly kind:serving engine:sglang': { count: 6, median: 0.031, p90: 0.253 },
+  // AlexsJones/llmfit's community RTX 5070 rows: llama-server, one request, eleven Q4_K_M GGUFs from Llama 3.2 1B to Qwen3
+  // 14B, scored before any change: -6.5..+6.8%.
+  'llmfit kind:decode engine:llama.cpp': { count: 11, median: 0.036, p90: 0.068 },
+  // The Tim Wang blog's Llama-3.1-8B waves of 5 on one H100 (2000 tokens out each, batch latency): vLLM 0.9.0 V0 -27.0%,
+  // V1 +0.1%, SGLang 0.4.9 +2.2%, scored before any change; its 50 and 100 rows are carried (their columns disagree).
+  'timwang kind:serving engine:vllm': { count: 2, median: 0.136, p90: 0.271 },
+  'timwang kind:serving engine:sglang': { count: 1, median: 0.023, p90: 0.023 },
+  // sgl-project/sglang benchmark/benchmark_vllm_060: SGLang v0.3.0 (serial scheduler), ShareGPT at 4 and 8 req/s, median
+  // TPOT: Llama 3.1 8B on an A100 80GB -2.2%, +3.8%; 70B over TP 4 on H100 +8.1%, +0.9% (scored before any change).
+  'sglang060 kind:serving engine:sglang': { count: 4, median: 0.03, p90: 0.082 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 490 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256 and dense MXFP4 rows are carried', () => {
-    expect(fieldRows.length).toBe(490);
+  it('scores the 519 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
+    expect(fieldRows.length).toBe(519);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1286,6 +1306,14 @@ describe('time model on the serving field rows', () => {
       /not a weights kind the estimate has/,
     );
     expect(rows.some((r) => r.id === dense)).toBe(false);
+    // The Tim Wang blog's waves of 50 and 100: its generation rate and latency columns imply other output lengths.
+    const waves = cases.filter((c) => /^timwang-.*-c(50|100)$/.test(c.id));
+    expect(waves).toHaveLength(6);
+    for (const c of waves) {
+      expect(c.scorable).toBe(false);
+      expect(c.why_not).toMatch(/columns disagree/);
+    }
+    expect(rows.some((r) => /^timwang-.*-c(50|100)$/.test(r.id))).toBe(false);
   });
 
   for (const [group, bar] of Object.entries(FIELD_BARS))
@@ -1444,8 +1472,9 @@ const ENGINE_BARS = {
   // test computes for the batch's last token only (harness llama-bench-pp: the dense 16-bit rows 6-17 points closer, the
   // gpt-oss-20b rows at 1-16 tokens +11..+23%, as its tg rows read): 7.1% / 20.5%. With ggml-org/llama.cpp#16894's ten
   // llama-batched-bench rows on Metal (M2 Ultra inferred; gpt-oss-20b MXFP4 and Qwen2.5 7B Q8_0 at 1, 2 and 4 sequences:
-  // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%.
-  'decode engine:llama.cpp': { count: 120, median: 0.073, p90: 0.221 },
+  // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%. With AlexsJones/llmfit's eleven RTX 5070 llama-server
+  // rows (-6.5..+6.8%, scored before any change), 131 rows, 6.8% / 20.5%.
+  'decode engine:llama.cpp': { count: 131, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1527,8 +1556,10 @@ const ENGINE_BARS = {
   // scored before any change): 290 rows. With vllm-project/vllm#6677's two L40S FP8 rows (-26.0%,
   // -21.0%, scored before any change), 292 rows; the same with the Triton fused MoE's prefill share on Ada (the lukallm
   // vLLM burst +259.7% -> +246.2%). With SemiAnalysisAI/InferenceX#1092's two gpt-oss-120b MI300X TP 8 rows (-53.0%,
-  // -50.2%, scored before any change): 294 rows.
-  'serving engine:vllm': { count: 294, median: 0.121, p90: 0.52 },
+  // -50.2%, scored before any change): 294 rows. With Livinfly/MLsys-Learning-Record-2's five vLLM 0.9.1 V0 rows on an A100
+  // PCIe 40GB (-10.4..+11.8%) and the Tim Wang blog's two H100 waves of 5 (V0 -27.0%, V1 +0.1%), scored before any
+  // change: 301 rows, 11.8% / 48.0%.
+  'serving engine:vllm': { count: 301, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1580,8 +1611,10 @@ const ENGINE_BARS = {
   // (+67.9%) and sgl-project/sglang#7445's Qwen3-235B-A22B-FP8 row on 4x H100 (+77.1%), scored before any change, and the
   // routed experts of block-FP8 checkpoints on Hopper at the Triton fused MoE's prefill share: 119 rows. With
   // datacrunch-research/h200-benchmarks' three Poisson-rate rows (Llama-3.3-70B bf16 over TP 4 on H200: +2.4%, +6.3%,
-  // +23.2%, scored before any change): 122 rows.
-  'serving engine:sglang': { count: 122, median: 0.185, p90: 0.838 },
+  // +23.2%, scored before any change): 122 rows. With Livinfly/MLsys-Learning-Record-2's six SGLang 0.4.7.post1 rows on an
+  // A100 PCIe 40GB (-3.8..+25.2%), the Tim Wang blog's H100 wave of 5 (+2.2%) and sgl-project/sglang benchmark_vllm_060's
+  // four SGLang v0.3.0 ShareGPT rows (-2.2..+8.1%), scored before any change: 133 rows, 9.5% / 59.4%.
+  'serving engine:sglang': { count: 133, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1602,7 +1635,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

@@ -29,7 +29,8 @@ import type { RunPlan } from '../../schema/measured.js';
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%, -37%), ms-swift's packed 16K
  *   Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a flagship's efficiency), QwenLM/Qwen's
  *   GPTQ Q-LoRA at 256 tokens (+40%) and BERT-large AMP on a V100 (+37%).
- * - decode: 153 rows, p90 0.205 (gpt-oss-20b at 4 tokens a pass on an RTX 3090, ggml-org/llama.cpp#20586, +20.5%;
+ * - decode: 164 rows, p90 0.192 (LitGPT's small-model decode, +19.2%; 0.205 with 153 rows, gpt-oss-20b at 4 tokens a
+ *   pass on an RTX 3090, ggml-org/llama.cpp#20586, +20.5%, before AlexsJones/llmfit's eleven RTX 5070 llama-server rows;
  *   0.213 before Metal's small-batch mat-vec re-reads were priced, time/mmvq-columns.ts METAL_EXTRA_READS, and 0.192 before
  *   ggml-org/llama.cpp#16894's ten llama-batched-bench rows on Metal). Above it: ggml-org/llama.cpp#19365's
  *   Qwen3-Next Q4_K_M tg128 on an A100 (+212%: its Gated DeltaNet layers as generic ggml ops), ggml-org/llama.cpp#16894's
@@ -39,8 +40,8 @@ import type { RunPlan } from '../../schema/measured.js';
  *   -21.1%: ggml's own MoE routing kernels, engines/llama-cpp/moe-kernels.ts), Qwen2.5 1.5B Q4_K_M at a 10,000-token
  *   context on an RTX 4090 (+23.9%), gpt-oss-20b at 8 tokens a pass on an RTX 3090 (ggml-org/llama.cpp#20586, +22.0%),
  *   LitGPT's Llama 2 70B decode (-21.5%), Llama 2 7B Q4_0 tg128 with -fa 1 on one MI300X under a HIP build without
- *   graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%); just below it
- *   LitGPT's small-model decode (+19.2%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
+ *   graphs (AUGMXNT/MI300-testing, +21.3%) and llama-server's gpt-oss-20b on an A100 40GB PCIe (+21.1%) and
+ *   gpt-oss-20b at 4 tokens a pass on an RTX 3090 (+20.5%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
  *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
  * - serving: 403 rows, p90 0.494 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%; just above it
@@ -78,7 +79,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   full-parameter Qwen2.5-0.5B run (+32.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.22, serving: 0.51, rl: 0.4 } as const;
+export const TIME_UNCERTAINTY = { training: 0.32, decode: 0.2, serving: 0.51, rl: 0.4 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
