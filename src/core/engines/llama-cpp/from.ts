@@ -80,6 +80,28 @@ export function loraAdapters(args: readonly string[]): number {
   return n;
 }
 
+/**
+ * `-fa`/`--flash-attn` written bare, as llama.cpp builds before it took a value did (ggml-org/llama.cpp#15077,
+ * ggml-org/llama.cpp#15253): read as `on`, the setting those commands ran with. At 25d5b0c5 the flag takes
+ * on|off|auto (common/arg.cpp), so the same line takes the next flag as its value and exits ("unknown value for
+ * --flash-attn"); the warning says so.
+ */
+function bareFlashAttn(args: readonly string[], warnings: string[]): readonly string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    out.push(w);
+    const next = args[i + 1];
+    if ((w === '-fa' || w === '--flash-attn') && (next === undefined || /^--?[a-z]/i.test(next))) {
+      out.push('on');
+      warnings.push(
+        `${w} without a value: read as ${w} on (older builds' switch); llama-server at 25d5b0c5 takes on|off|auto and would read ${next ?? 'nothing'} as its value (https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/common/arg.cpp)`,
+      );
+    }
+  }
+  return out;
+}
+
 /** Layer indices an override is tried on: past any released model's block count (DeepSeek-V3 61, Llama 3.1 405B 126). */
 const OVERRIDE_LAYERS = 1024;
 /** The MoE expert weights of block i, as llama.cpp names them (--cpu-moe's pattern: \.ffn_(up|down|gate)_exps). */
@@ -166,8 +188,8 @@ export function readLlamaServerCommand(
   c: ServeCommand,
   planFlags: Readonly<Record<string, string>>,
 ): ServeReading {
-  const a = new ArgValues(parseArgs(c.args, LLAMA_SERVER_FROM_FLAGS));
   const warnings: string[] = [];
+  const a = new ArgValues(parseArgs(bareFlashAttn(c.args, warnings), LLAMA_SERVER_FROM_FLAGS));
   const flags: FromFlags = { method: 'inference', framework: 'llama.cpp' };
   const file = a.str('model');
   const hf = a.str('hf');

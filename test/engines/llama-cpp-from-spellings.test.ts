@@ -1,4 +1,4 @@
-// llama-server -ot/--override-tensor <regex>=<buffer>: llama.cpp sends each tensor whose name the first matching
+// llama-server lines as published. -ot/--override-tensor <regex>=<buffer>: llama.cpp sends each tensor whose name the first matching
 // pattern finds to that buffer (common/arg.cpp; --cpu-moe and --n-cpu-moe are such overrides of the expert
 // tensors, ggml-org/llama.cpp#14992 and ggml-org/llama.cpp#15077), so an -ot that puts `ffn_*_exps` on the CPU
 // keeps those layers' experts in host RAM, as --n-cpu-moe does.
@@ -51,5 +51,32 @@ describe('llama-server --override-tensor', () => {
     );
     expect(() => flagsOf(`${GGUF} -ot "blk\\.(=CPU"`)).toThrow(/--override-tensor: got/);
     expect(() => flagsOf(`${GGUF} -ot exps`)).toThrow(/<tensor name pattern>=<buffer type>/);
+  });
+});
+
+describe('llama-server lines as published before -fa took a value, and from Windows', () => {
+  it('a bare -fa is the older switch (on), and the flag after it is read, with the 25d5b0c5 caveat', () => {
+    const line = `${GGUF} -fa --n-cpu-moe 33 -ub 1024`;
+    expect(flagsOf(line)['n-cpu-moe']).toBe(33);
+    expect(warningsOf(line).join('\n')).toMatch(
+      /-fa without a value: read as -fa on .*would read --n-cpu-moe as its value \(https:\/\/github\.com\/ggml-org\/llama\.cpp\/blob\/[0-9a-f]{40}\/common\/arg\.cpp\)/,
+    );
+    expect(flagsOf(`${GGUF} --flash-attn --n-gpu-layers 20`)['gpu-layers']).toBe(20);
+    expect(warningsOf(`${GGUF} -fa on --n-cpu-moe 2`).join('\n')).not.toMatch(/without a value/);
+  });
+
+  it('a cmd.exe / PowerShell line: .\\llama-server.exe with backslash paths (ggml-org/llama.cpp#15253)', () => {
+    const win =
+      '.\\llama\\llama-server.exe -m ""C:\\Users\\u\\models\\gpt-oss-120b-GGUF\\gpt-oss-120b-MXFP4-00001-of-00002.gguf"" --ctx-size 32000 -ngl 999 --n-cpu-moe 33';
+    const f = flagsOf(win);
+    expect(f).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'mxfp4',
+      seq: 32000,
+      'n-cpu-moe': 33,
+    });
+    expect(flagsOf('llama-server.exe -m models\\7B\\ggml-model-q4_k_m.gguf -c 2048').seq).toBe(
+      2048,
+    );
   });
 });
