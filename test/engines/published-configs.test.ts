@@ -35,9 +35,9 @@ const out = (id: string): PublishedOutcome => {
 };
 
 describe('published configurations', () => {
-  it('collects 40 to 80 configurations, each with its source and its file', () => {
+  it('collects 40 to 130 configurations, each with its source and its file', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
-    expect(cases.length).toBeLessThanOrEqual(80);
+    expect(cases.length).toBeLessThanOrEqual(130);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     for (const c of cases) {
       expect(c.source, c.id).toMatch(PUBLISHED_AT);
@@ -65,6 +65,19 @@ describe('published configurations', () => {
 
 describe('what the published files say, read', () => {
   const flagsOf = (file: string) => readFromConfig(join(PUBLISHED, file)).flags;
+
+  it('llama-server lines from Windows and from builds where -fa was a switch keep the flags after -fa', () => {
+    expect(flagsOf('llama-cpp/gpt-oss-120b-3080ti-ncmoe33.bat')).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'mxfp4',
+      seq: 32000,
+      'n-cpu-moe': 33,
+    });
+    expect(flagsOf('llama-cpp/readme-windows-7b.ps1')).toMatchObject({
+      framework: 'llama.cpp',
+      seq: 2048,
+    });
+  });
 
   it("LLaMA-Factory's use_adam_mini and fp8 are the optimizer and the compute", () => {
     expect(flagsOf('llamafactory/examples/extras/adam_mini/qwen2_full_sft.yaml').optimizer).toBe(
