@@ -84,7 +84,6 @@ function expand(
   return ['$', at + 1];
 }
 
-/** The program name of a command word (a path's last part). */
 /** A program word's base name, without a Windows `.exe` (llama-server.exe, python.exe). */
 export const programName = (w: string): string =>
   w
