@@ -62,6 +62,9 @@ describe('llama-server lines as published before -fa took a value, and from Wind
       /-fa without a value: read as -fa on .*would read --n-cpu-moe as its value \(https:\/\/github\.com\/ggml-org\/llama\.cpp\/blob\/[0-9a-f]{40}\/common\/arg\.cpp\)/,
     );
     expect(flagsOf(`${GGUF} --flash-attn --n-gpu-layers 20`)['gpu-layers']).toBe(20);
+    // ggml-org/llama.cpp#15396: a trailing bare -fa, and -fa before -cmoe (all experts in host RAM).
+    expect(flagsOf(`${GGUF} -fa`).framework).toBe('llama.cpp');
+    expect(flagsOf(`${GGUF} -fa -cmoe`)['n-cpu-moe']).toBe(100_000);
     expect(warningsOf(`${GGUF} -fa on --n-cpu-moe 2`).join('\n')).not.toMatch(/without a value/);
   });
 
