@@ -77,6 +77,9 @@ describe('what the published files say, read', () => {
       framework: 'llama.cpp',
       seq: 2048,
     });
+    // ggml-org/llama.cpp#15396: -cmoe and -ncmoe 4 after a bare -fa.
+    expect(flagsOf('llama-cpp/gpt-oss-20b-7900xt-cmoe.sh')['n-cpu-moe']).toBe(100_000);
+    expect(flagsOf('llama-cpp/gpt-oss-20b-7900xt-ncmoe4.sh')['n-cpu-moe']).toBe(4);
   });
 
   it("LLaMA-Factory's use_adam_mini and fp8 are the optimizer and the compute", () => {
