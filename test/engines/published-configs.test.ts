@@ -66,6 +66,22 @@ describe('published configurations', () => {
 describe('what the published files say, read', () => {
   const flagsOf = (file: string) => readFromConfig(join(PUBLISHED, file)).flags;
 
+  it("NVIDIA's ModelOpt -FP4 checkpoints in vLLM's Blackwell recipes are NVFP4 (catalogs/checkpoints.json)", () => {
+    expect(flagsOf('vllm-recipes/llama4-scout-fp4-blackwell.sh').weights).toBe('nvfp4');
+    expect(flagsOf('vllm-recipes/llama3.3-70b-fp4-blackwell.sh')).toMatchObject({
+      weights: 'nvfp4',
+      'kv-cache-dtype': 'fp8',
+    });
+  });
+
+  it("TRL's generation_batch_size is the generation batch (16 completions of one prompt in one batch)", () => {
+    expect(flagsOf('trl/lora-without-regret-grpo.yaml')).toMatchObject({
+      objective: 'grpo',
+      generations: 16,
+      'generation-batch': 16,
+    });
+  });
+
   it('llama-server lines from Windows and from builds where -fa was a switch keep the flags after -fa', () => {
     expect(flagsOf('llama-cpp/gpt-oss-120b-3080ti-ncmoe33.bat')).toMatchObject({
       framework: 'llama.cpp',
