@@ -318,8 +318,28 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
   // PPOTrainer generates its whole local batch (per_device_train_batch_size x gradient_accumulation_steps).
   // A config's own steps_per_generation (--from) replaces it.
   const spg = flags['steps-per-generation'] !== undefined ? 'steps-per-generation' : 'grad-accum';
-  const accum = int(flags, spg, 1, 1, 1_000_000);
+  const accum =
+    flags['generation-batch'] !== undefined
+      ? generationSteps(o, flags)
+      : int(flags, spg, 1, 1, 1_000_000);
   if (accum > 1) o.stepsPerGeneration = accum;
+}
+
+/**
+ * A config's generation_batch_size (--from): TRL v1.9.0 grpo_config.py __post_init__ sets steps_per_generation to
+ * it over the global batch (per_device_train_batch_size x processes), raising unless it divides (L1082).
+ */
+function generationSteps(o: EstimateOptions, flags: RawFlags): number {
+  const gb = int(flags, 'generation-batch', 1, 1, 100_000_000);
+  const dp = Math.max(1, Math.floor(trainingGpus(o) / (o.tp * o.pp * o.cp)));
+  const global = o.batch * dp;
+  if (gb % global !== 0)
+    throw new FlagError(
+      'generation-batch',
+      gb,
+      `a multiple of the global batch --batch ${o.batch} x ${dp} trainer process${dp === 1 ? '' : 'es'} = ${global} (TRL raises otherwise: "generation_batch_size must be divisible by the global batch size", https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_config.py#L1082)`,
+    );
+  return gb / global;
 }
 
 /** --prefix-cache: the share of each prompt found in the prefix cache (0 to below 1). */

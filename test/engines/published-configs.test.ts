@@ -35,9 +35,9 @@ const out = (id: string): PublishedOutcome => {
 };
 
 describe('published configurations', () => {
-  it('collects 40 to 80 configurations, each with its source and its file', () => {
+  it('collects 40 to 130 configurations, each with its source and its file', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
-    expect(cases.length).toBeLessThanOrEqual(80);
+    expect(cases.length).toBeLessThanOrEqual(130);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     for (const c of cases) {
       expect(c.source, c.id).toMatch(PUBLISHED_AT);
@@ -65,6 +65,38 @@ describe('published configurations', () => {
 
 describe('what the published files say, read', () => {
   const flagsOf = (file: string) => readFromConfig(join(PUBLISHED, file)).flags;
+
+  it("NVIDIA's ModelOpt -FP4 checkpoints in vLLM's Blackwell recipes are NVFP4 (catalogs/checkpoints.json)", () => {
+    expect(flagsOf('vllm-recipes/llama4-scout-fp4-blackwell.sh').weights).toBe('nvfp4');
+    expect(flagsOf('vllm-recipes/llama3.3-70b-fp4-blackwell.sh')).toMatchObject({
+      weights: 'nvfp4',
+      'kv-cache-dtype': 'fp8',
+    });
+  });
+
+  it("TRL's generation_batch_size is the generation batch (16 completions of one prompt in one batch)", () => {
+    expect(flagsOf('trl/lora-without-regret-grpo.yaml')).toMatchObject({
+      objective: 'grpo',
+      generations: 16,
+      'generation-batch': 16,
+    });
+  });
+
+  it('llama-server lines from Windows and from builds where -fa was a switch keep the flags after -fa', () => {
+    expect(flagsOf('llama-cpp/gpt-oss-120b-3080ti-ncmoe33.bat')).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'mxfp4',
+      seq: 32000,
+      'n-cpu-moe': 33,
+    });
+    expect(flagsOf('llama-cpp/readme-windows-7b.ps1')).toMatchObject({
+      framework: 'llama.cpp',
+      seq: 2048,
+    });
+    // ggml-org/llama.cpp#15396: -cmoe and -ncmoe 4 after a bare -fa.
+    expect(flagsOf('llama-cpp/gpt-oss-20b-7900xt-cmoe.sh')['n-cpu-moe']).toBe(100_000);
+    expect(flagsOf('llama-cpp/gpt-oss-20b-7900xt-ncmoe4.sh')['n-cpu-moe']).toBe(4);
+  });
 
   it("LLaMA-Factory's use_adam_mini and fp8 are the optimizer and the compute", () => {
     expect(flagsOf('llamafactory/examples/extras/adam_mini/qwen2_full_sft.yaml').optimizer).toBe(

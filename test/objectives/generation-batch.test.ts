@@ -321,3 +321,29 @@ describe('GRPO generation batch', () => {
     for (let m = 1; m <= 20_000; m++) expect(meanCompletion(longestCompletion(m))).toBe(m);
   });
 });
+
+describe("a config's generation_batch_size (TRL v1.9.0 grpo_config.py __post_init__)", () => {
+  const grpo = (extra: RawFlags) =>
+    optionsFromFlags({
+      objective: 'grpo',
+      method: 'lora',
+      batch: 1,
+      'grad-accum': 8,
+      generations: 16,
+      ...extra,
+    });
+
+  it('sets steps_per_generation to it over the global batch, so 16 generations fit a batch of 16', () => {
+    // huggingface/trl docs/source/lora_without_regret.md: per_device 1, accumulation 8, generation_batch_size 16.
+    expect(grpo({ 'generation-batch': 16 }).stepsPerGeneration).toBe(16);
+    expect(grpo({ 'generation-batch': 32, gpus: 2 }).stepsPerGeneration).toBe(16);
+    // Without it, the generation batch is the accumulation's 8, which 16 generations do not divide.
+    expect(() => grpo({})).toThrow(/grpo_config\.py#L1110/);
+  });
+
+  it('refuses what TRL raises on: not a multiple of the global batch (L1082)', () => {
+    expect(() => grpo({ 'generation-batch': 16, batch: 3, generations: 3 })).toThrow(
+      /--generation-batch: got 16; expected a multiple of the global batch --batch 3 x 1 trainer process = 3 .*grpo_config\.py#L1082/,
+    );
+  });
+});

@@ -84,8 +84,20 @@ function expand(
   return ['$', at + 1];
 }
 
-/** The program name of a command word (a path's last part). */
-export const programName = (w: string): string => w.split('/').pop()!;
+/** A program word's base name, without a Windows `.exe` (llama-server.exe, python.exe). */
+export const programName = (w: string): string =>
+  w
+    .split('/')
+    .pop()!
+    .replace(/\.exe$/i, '');
+
+/**
+ * A Windows command line (cmd.exe or PowerShell, its program an `.exe`: `.\llama\llama-server.exe -m
+ * "C:\models\x.gguf"`, as in llama.cpp's tools/server/README.md and ggml-org/llama.cpp#15253) has no backslash
+ * escapes: its backslashes are path separators, read here as `/`.
+ */
+const windowsPaths = (piece: string): string =>
+  /^\s*\S+\.exe(\s|$)/i.test(piece) ? piece.replace(/\\/g, '/') : piece;
 
 /** The module of `python -m <module>` starting at word `i`, or null. */
 export const pythonModule = (words: readonly string[], i: number): string | null =>
@@ -115,7 +127,7 @@ export function parseServeScript(text: string): ServeScript {
     if (plan) planFlags[plan[1]!] = plan[2]!;
     // Commands joined by && or ; (one per piece); a trailing & runs in the background.
     for (const piece of raw.split(/&&|;|\|\|/)) {
-      const words = shellWords(piece.replace(/&\s*$/, ''), vars);
+      const words = shellWords(windowsPaths(piece).replace(/&\s*$/, ''), vars);
       commandOf(words, vars, commands);
     }
   }

@@ -123,7 +123,11 @@ export function servedWeightsInto(
     if (!known)
       warnings.push(`--quantization ${q}: not modelled; weights read from the checkpoint name`);
   }
-  weights ??= ref ? weightsFromName(ref) : null;
+  // A published checkpoint vramplan knows (catalogs/checkpoints.json) by its own format: NVIDIA's ModelOpt "-FP4"
+  // releases are NVFP4, which the name alone does not say; else the name's marker.
+  weights ??= ref
+    ? (publishedBase(ref.replace(/:[A-Za-z0-9_]+$/, ''))?.weights ?? weightsFromName(ref))
+    : null;
   // A GGUF file loads through the engine's GGUF method (its kernels ported from llama.cpp), in the type its name says.
   if (ref?.toLowerCase().endsWith('.gguf') && (weights === null || !isGguf(weights))) {
     warnings.push(

@@ -5,7 +5,7 @@
  */
 import type { ServeReader } from '../def.js';
 import { programName } from '../../from/serve-line.js';
-import type { FromFlags } from '../../from/common.js';
+import { FromError, type FromFlags } from '../../from/common.js';
 import {
   parseArgs,
   switched as b,
@@ -27,6 +27,7 @@ export const LLAMA_SERVER_FROM_FLAGS: Record<string, FlagSpec> = {
   ngl: v('-ngl', '--gpu-layers', '--n-gpu-layers'),
   'cpu-moe': b('-cmoe', '--cpu-moe'),
   'n-cpu-moe': v('-ncmoe', '--n-cpu-moe'),
+  'override-tensor': v('-ot', '--override-tensor'),
   ctx: v('-c', '--ctx-size'),
   parallel: v('-np', '--parallel'),
   'cache-type-k': v('-ctk', '--cache-type-k'),
@@ -79,6 +80,99 @@ export function loraAdapters(args: readonly string[]): number {
   return n;
 }
 
+/**
+ * `-fa`/`--flash-attn` written bare, as llama.cpp builds before it took a value did (ggml-org/llama.cpp#15077,
+ * ggml-org/llama.cpp#15253): read as `on`, the setting those commands ran with. At 25d5b0c5 the flag takes
+ * on|off|auto (common/arg.cpp), so the same line takes the next flag as its value and exits ("unknown value for
+ * --flash-attn"); the warning says so.
+ */
+function bareFlashAttn(args: readonly string[], warnings: string[]): readonly string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    out.push(w);
+    const next = args[i + 1];
+    if ((w === '-fa' || w === '--flash-attn') && (next === undefined || /^--?[a-z]/i.test(next))) {
+      out.push('on');
+      warnings.push(
+        `${w} without a value: read as ${w} on (older builds' switch); llama-server at 25d5b0c5 takes on|off|auto and would read ${next ?? 'nothing'} as its value (https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/common/arg.cpp)`,
+      );
+    }
+  }
+  return out;
+}
+
+/** Layer indices an override is tried on: past any released model's block count (DeepSeek-V3 61, Llama 3.1 405B 126). */
+const OVERRIDE_LAYERS = 1024;
+/** The MoE expert weights of block i, as llama.cpp names them (--cpu-moe's pattern: \.ffn_(up|down|gate)_exps). */
+const EXPERT_TENSORS = ['up', 'gate', 'down'].map(
+  (t) => (i: number) => `blk.${i}.ffn_${t}_exps.weight`,
+);
+/** Tensors besides the experts that an override may send to the host: attention, dense FFN, embeddings, output. */
+const OTHER_TENSORS = [
+  'blk.0.attn_q.weight',
+  'blk.0.ffn_up.weight',
+  'token_embd.weight',
+  'output.weight',
+];
+
+/**
+ * The layers whose expert weights `-ot/--override-tensor <regex>=<buffer type>,...` (with --cpu-moe and
+ * --n-cpu-moe, which llama.cpp turns into the same overrides, in command-line order) put in host RAM: llama.cpp
+ * tries each tensor's name against the overrides in order with std::regex_search (ECMAScript grammar, as a
+ * JavaScript RegExp) and the first match names its buffer (common/arg.cpp --override-tensor, --cpu-moe,
+ * --n-cpu-moe and src/llama-model.cpp tensor_buft_overrides at 25d5b0c5). All layers give 100000 (as --cpu-moe);
+ * a set other than the first N layers is counted as the first N, each MoE layer's experts being the same size.
+ */
+export function hostExpertLayers(args: readonly string[], warnings: string[]): number {
+  const overrides: { re: RegExp; host: boolean }[] = [];
+  const add = (pattern: string, buffer: string): void => {
+    let re: RegExp;
+    try {
+      re = new RegExp(pattern);
+    } catch {
+      throw new FromError(
+        '--override-tensor',
+        pattern,
+        'a regular expression (std::regex, ECMAScript)',
+      );
+    }
+    overrides.push({ re, host: /^cpu/i.test(buffer.trim()) });
+  };
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    const eq = /^(-ot|--override-tensor)=(.*)$/.exec(w);
+    const value = eq ? eq[2]! : w === '-ot' || w === '--override-tensor' ? args[++i] : undefined;
+    if (value !== undefined)
+      for (const entry of value.split(',').filter((e) => e.trim() !== '')) {
+        const at = entry.lastIndexOf('=');
+        if (at <= 0)
+          throw new FromError('--override-tensor', entry, '<tensor name pattern>=<buffer type>');
+        add(entry.slice(0, at), entry.slice(at + 1));
+      }
+    else if (w === '-cmoe' || w === '--cpu-moe') add('\\.ffn_(up|down|gate)_exps', 'CPU');
+    else if (w === '-ncmoe' || w === '--n-cpu-moe' || /^--n-cpu-moe=/.test(w)) {
+      const n = Number(w.includes('=') ? w.slice(w.indexOf('=') + 1) : args[++i]);
+      for (let l = 0; Number.isInteger(n) && l < Math.min(n, OVERRIDE_LAYERS); l++)
+        add(`blk\\.${l}\\.ffn_(up|down|gate)_exps`, 'CPU');
+    }
+  }
+  const onHost = (name: string): boolean => overrides.find((o) => o.re.test(name))?.host ?? false;
+  const layers: number[] = [];
+  for (let l = 0; l < OVERRIDE_LAYERS; l++)
+    if (EXPERT_TENSORS.filter((t) => onHost(t(l))).length >= 2) layers.push(l);
+  if (OTHER_TENSORS.some(onHost))
+    warnings.push(
+      '--override-tensor: tensors other than the MoE experts in host RAM are not modelled (counted on the GPU)',
+    );
+  if (layers.length === OVERRIDE_LAYERS) return 100_000;
+  if (layers.some((l, i) => l !== i))
+    warnings.push(
+      `--override-tensor: the experts of ${layers.length} layers other than the first ${layers.length} in host RAM, estimated as the first ${layers.length} (--n-cpu-moe ${layers.length})`,
+    );
+  return layers.length;
+}
+
 /** The GPUs one llama-server uses: CUDA_VISIBLE_DEVICES, else the --tensor-split entries, else one. */
 function gpusOf(c: ServeCommand, a: ArgValues, mode: string | undefined): number {
   if (mode === 'none') return 1;
@@ -94,8 +188,8 @@ export function readLlamaServerCommand(
   c: ServeCommand,
   planFlags: Readonly<Record<string, string>>,
 ): ServeReading {
-  const a = new ArgValues(parseArgs(c.args, LLAMA_SERVER_FROM_FLAGS));
   const warnings: string[] = [];
+  const a = new ArgValues(parseArgs(bareFlashAttn(c.args, warnings), LLAMA_SERVER_FROM_FLAGS));
   const flags: FromFlags = { method: 'inference', framework: 'llama.cpp' };
   const file = a.str('model');
   const hf = a.str('hf');
@@ -126,7 +220,16 @@ export function readLlamaServerCommand(
   const ngl = a.str('ngl');
   if (ngl !== undefined && !/^(all|auto|-1)$/.test(ngl)) flags['gpu-layers'] = a.int('ngl', 0)!;
   // --cpu-moe keeps every layer's experts on the host, --n-cpu-moe N the first N layers' (common/arg.cpp).
-  if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
+  if (a.has('override-tensor')) {
+    a.str('override-tensor');
+    const host = hostExpertLayers(c.args, warnings);
+    if (host > 0) {
+      flags['n-cpu-moe'] = host;
+      warnings.push(
+        `--override-tensor: the MoE experts it puts in host RAM read as ${host === 100_000 ? '--cpu-moe (every layer)' : `--n-cpu-moe ${host}`}`,
+      );
+    }
+  } else if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
   else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
   const k = a.choice('cache-type-k', KV_TYPES);
   const vt = a.choice('cache-type-v', KV_TYPES);

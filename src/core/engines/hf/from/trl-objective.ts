@@ -228,9 +228,18 @@ function mapGrpo(r: FieldReader, flags: FromFlags, user?: TrlReadContext): void 
     );
   }
   // steps_per_generation replaces TRL's default of one generation batch per optimizer step (grpo_config.py
-  // __post_init__); generation_batch_size is left to the unmapped warnings (it needs the process count).
+  // __post_init__); generation_batch_size gives it as a batch (divided by the global batch once the trainer
+  // processes are known: --generation-batch). TRL raises when both are set (grpo_config.py:1093 at v1.9.0).
   const spg = r.int('steps_per_generation', 1);
+  const gb = r.int('generation_batch_size', 1);
+  if (spg !== undefined && gb !== undefined)
+    throw new FromError(
+      'generation_batch_size',
+      gb,
+      "no steps_per_generation beside it (TRL raises: \"'generation_batch_size' and 'steps_per_generation' can not be both configured at the same time\", https://github.com/huggingface/trl/blob/v1.9.0/trl/trainer/grpo_config.py#L1093)",
+    );
   if (spg !== undefined) flags['steps-per-generation'] = spg;
+  if (gb !== undefined) flags['generation-batch'] = gb;
   const prompt = r.int('max_prompt_length');
   if (prompt !== undefined) flags['prompt-tokens'] = prompt;
   if (prompt !== undefined && user)

@@ -1,0 +1,85 @@
+// llama-server lines as published. -ot/--override-tensor <regex>=<buffer>: llama.cpp sends each tensor whose name the first matching
+// pattern finds to that buffer (common/arg.cpp; --cpu-moe and --n-cpu-moe are such overrides of the expert
+// tensors, ggml-org/llama.cpp#14992 and ggml-org/llama.cpp#15077), so an -ot that puts `ffn_*_exps` on the CPU
+// keeps those layers' experts in host RAM, as --n-cpu-moe does.
+import { describe, expect, it } from 'vitest';
+import { mapServeScript, parseServeScript } from '../../src/core/from/serve-map.js';
+import { hostExpertLayers } from '../../src/core/engines/llama-cpp/from.js';
+
+const flagsOf = (line: string) => mapServeScript(parseServeScript(line)).flags;
+const warningsOf = (line: string) => mapServeScript(parseServeScript(line)).warnings;
+const GGUF = 'llama-server -m gpt-oss-120b-mxfp4-00001-of-00003.gguf -c 16384 -ngl 999';
+
+describe('llama-server --override-tensor', () => {
+  it("every layer's experts on the CPU reads as --cpu-moe, in the spellings published commands use", () => {
+    const cpuMoe = flagsOf(`${GGUF} --cpu-moe`)['n-cpu-moe'];
+    expect(cpuMoe).toBe(100_000);
+    for (const ot of [
+      `-ot ".ffn_.*_exps.=CPU"`,
+      `-ot exps=CPU`,
+      `--override-tensor '\\.ffn_(up|down|gate)_exps=CPU'`,
+      `-ot "([0-9]+).ffn_.*_exps.=CPU"`,
+      `--override-tensor=blk\\.[0-9]+\\.ffn_(up|down|gate)_exps=CPU`,
+    ])
+      expect(flagsOf(`${GGUF} ${ot}`)['n-cpu-moe'], ot).toBe(cpuMoe);
+    expect(warningsOf(`${GGUF} -ot exps=CPU`).join('\n')).toMatch(/read as --cpu-moe/);
+    expect(warningsOf(`${GGUF} -ot exps=CPU`).join('\n')).not.toMatch(/not used.*-ot/);
+  });
+
+  it('a range of blocks counts its layers; the first matching override wins', () => {
+    expect(flagsOf(`${GGUF} -ot "blk\\.([0-9]|1[0-9])\\.ffn_.*_exps=CPU"`)['n-cpu-moe']).toBe(20);
+    // Layers 0-5 stay on CUDA0 by the earlier override; the rest of the experts go to the host.
+    const w: string[] = [];
+    const host = hostExpertLayers(
+      ['-ot', 'blk\\.[0-5]\\.ffn_(up|down|gate)_exps=CUDA0', '-ot', 'exps=CPU'],
+      w,
+    );
+    expect(host).toBe(1024 - 6);
+    expect(w.join('\n')).toMatch(/other than the first/);
+  });
+
+  it('with --n-cpu-moe, both sets of layers; overrides to GPUs alone move nothing', () => {
+    expect(
+      flagsOf(`${GGUF} --n-cpu-moe 4 -ot "blk\\.([4-7])\\.ffn_.*_exps=CPU"`)['n-cpu-moe'],
+    ).toBe(8);
+    expect(flagsOf(`${GGUF} -ot "blk\\.[0-9]+\\.ffn_.*_exps=CUDA1"`)['n-cpu-moe']).toBeUndefined();
+  });
+
+  it('tensors other than the experts on the CPU are named as not modelled; a bad pattern names the flag', () => {
+    expect(warningsOf(`${GGUF} -ot "attn=CPU,exps=CPU"`).join('\n')).toMatch(
+      /other than the MoE experts in host RAM are not modelled/,
+    );
+    expect(() => flagsOf(`${GGUF} -ot "blk\\.(=CPU"`)).toThrow(/--override-tensor: got/);
+    expect(() => flagsOf(`${GGUF} -ot exps`)).toThrow(/<tensor name pattern>=<buffer type>/);
+  });
+});
+
+describe('llama-server lines as published before -fa took a value, and from Windows', () => {
+  it('a bare -fa is the older switch (on), and the flag after it is read, with the 25d5b0c5 caveat', () => {
+    const line = `${GGUF} -fa --n-cpu-moe 33 -ub 1024`;
+    expect(flagsOf(line)['n-cpu-moe']).toBe(33);
+    expect(warningsOf(line).join('\n')).toMatch(
+      /-fa without a value: read as -fa on .*would read --n-cpu-moe as its value \(https:\/\/github\.com\/ggml-org\/llama\.cpp\/blob\/[0-9a-f]{40}\/common\/arg\.cpp\)/,
+    );
+    expect(flagsOf(`${GGUF} --flash-attn --n-gpu-layers 20`)['gpu-layers']).toBe(20);
+    // ggml-org/llama.cpp#15396: a trailing bare -fa, and -fa before -cmoe (all experts in host RAM).
+    expect(flagsOf(`${GGUF} -fa`).framework).toBe('llama.cpp');
+    expect(flagsOf(`${GGUF} -fa -cmoe`)['n-cpu-moe']).toBe(100_000);
+    expect(warningsOf(`${GGUF} -fa on --n-cpu-moe 2`).join('\n')).not.toMatch(/without a value/);
+  });
+
+  it('a cmd.exe / PowerShell line: .\\llama-server.exe with backslash paths (ggml-org/llama.cpp#15253)', () => {
+    const win =
+      '.\\llama\\llama-server.exe -m ""C:\\Users\\u\\models\\gpt-oss-120b-GGUF\\gpt-oss-120b-MXFP4-00001-of-00002.gguf"" --ctx-size 32000 -ngl 999 --n-cpu-moe 33';
+    const f = flagsOf(win);
+    expect(f).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'mxfp4',
+      seq: 32000,
+      'n-cpu-moe': 33,
+    });
+    expect(flagsOf('llama-server.exe -m models\\7B\\ggml-model-q4_k_m.gguf -c 2048').seq).toBe(
+      2048,
+    );
+  });
+});
