@@ -318,8 +318,9 @@ function policyMemory(model: Arch, o: EstimateOptions, ctx: EstimateContext): Me
   const short = cap === undefined ? 0 : poolStartShort(fw, r.poolStart, cap, tp, pp);
   const device = Math.max(profiled, short);
   const breakdown = withOverhead(
-    { ...peak.parts, kvCache: peak.parts.kvCache + device - profiled },
+    peak.parts,
     slack + context + r.pagedBytes,
+    peak.parts.kvCache + device - profiled,
   );
   if (r.pagedBytes > 0) {
     breakdown.optimizer += r.pagedBytes;
@@ -406,8 +407,10 @@ export function roundParts(p: Parts): Parts {
 /**
  * A breakdown of `p` plus `overhead`, every field written out: a spread of the parts would give each
  * estimate's breakdown a fresh hidden class (V8), which the planner pays for on every one of its thousands.
+ * `kvCache`: the KV cache to write in place of p.kvCache (policyMemory's pool short of its start), so that no
+ * copy of the parts is made for it.
  */
-function withOverhead(p: Parts, overhead: number): Breakdown {
+function withOverhead(p: Parts, overhead: number, kvCache = p.kvCache): Breakdown {
   const b: Breakdown = {
     weights: p.weights,
     quantConstants: p.quantConstants,
@@ -417,7 +420,7 @@ function withOverhead(p: Parts, overhead: number): Breakdown {
     optimizer: p.optimizer,
     activations: p.activations,
     logits: p.logits,
-    kvCache: p.kvCache,
+    kvCache,
     buffers: p.buffers,
     overhead,
   };

@@ -157,8 +157,8 @@ function criticBytes(
   policy: PolicyMemory,
   params: number,
   dp: number,
-): { value: number; step: number; reward: number } {
-  if (!hasCritic(o)) return { value: 0, step: 0, reward: 0 };
+): Readonly<{ value: number; step: number; reward: number }> {
+  if (!hasCritic(o)) return NO_CRITIC;
   const weights = o.method === 'full' ? o.weights : floatCompute(o.compute);
   const v = policy(
     arch,
@@ -174,6 +174,23 @@ function criticBytes(
   };
 }
 
+/** criticBytes without a critic (one object, read only: every preference / RL point but PPO's asks for it). */
+const NO_CRITIC: Readonly<{ value: number; step: number; reward: number }> = {
+  value: 0,
+  step: 0,
+  reward: 0,
+};
+
+/** rolloutBytes without a rollout on the training GPUs (one object, read only). */
+const NO_ROLLOUT: Readonly<ReturnType<typeof rolloutBytes>> = {
+  weights: 0,
+  kv: 0,
+  generate: 0,
+  floor: 0,
+  shared: 0,
+  start: 0,
+};
+
 /** Rollout engine weights and KV pool per training GPU. */
 function rolloutBytes(
   arch: Arch,
@@ -184,9 +201,15 @@ function rolloutBytes(
   policy: PolicyMemory,
   seqs: number,
   gen?: EstimateOptions,
-): { weights: number; kv: number; generate: number; floor: number; shared: number; start: number } {
-  if (!rollsOut(o) || o.rollout === 'vllm-server')
-    return { weights: 0, kv: 0, generate: 0, floor: 0, shared: 0, start: 0 };
+): Readonly<{
+  weights: number;
+  kv: number;
+  generate: number;
+  floor: number;
+  shared: number;
+  start: number;
+}> {
+  if (!rollsOut(o) || o.rollout === 'vllm-server') return NO_ROLLOUT;
   // vLLM loads the checkpoint in the model dtype (grpo_trainer.py LLM(model=model.name_or_path)); Unsloth's
   // shares the trained (possibly 4-bit) weights; transformers generate runs the policy itself.
   const vllmOwn = o.rollout === 'vllm-colocate' && !fw.rolloutSharesWeights;

@@ -514,12 +514,45 @@ export function largestLinear(arch: Arch): number {
 }
 
 /**
+ * trainableParams' memo, per architecture and framework profile (objects), by trainableParamsKey. The planner asks
+ * for the count once per policy estimate (setupOf), thousands of times per search on a few distinct answers.
+ */
+const TRAINABLE_PARAMS = new WeakMap<Arch, Map<FrameworkProfile, Map<string, number>>>();
+
+/**
+ * The options' fields countTrainableParams reads, and the total, as a key: trainableSet's (method, all-linear, LoRA
+ * targets, modules to save), the LoRA rank (engineLora, adapterParams, outerTrainedParams) and the images (scopeOf).
+ * test/core/trainable-params-memo.test.ts changes every other field and checks the memo's answer.
+ */
+export function trainableParamsKey(o: EstimateOptions, total: number): string {
+  const save = o.modulesToSave === undefined ? '' : joinedList(o.modulesToSave);
+  return `${o.method}|${o.loraAllLinear}|${joinedList(o.loraTargets)}|${save}|${o.loraRank}|${o.images ?? 0}|${total}`;
+}
+
+/**
  * Parameters a fine-tune trains under the engine: the whole model (`total`), or its adapters as the engine's PEFT
  * builds them (engineLora's adapters and fused-expert adapters, and outerTrainedParams: embeddings trained fully
  * where the profile says).
  * The memory model and the planner's periodic spot saves read this one count.
  */
 export function trainableParams(
+  arch: Arch,
+  o: EstimateOptions,
+  fw: FrameworkProfile,
+  total: number,
+): number {
+  let byFw = TRAINABLE_PARAMS.get(arch);
+  if (!byFw) TRAINABLE_PARAMS.set(arch, (byFw = new Map()));
+  let byKey = byFw.get(fw);
+  if (!byKey) byFw.set(fw, (byKey = new Map()));
+  const key = trainableParamsKey(o, total);
+  let n = byKey.get(key);
+  if (n === undefined) byKey.set(key, (n = countTrainableParams(arch, o, fw, total)));
+  return n;
+}
+
+/** trainableParams without its memo. */
+export function countTrainableParams(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,

@@ -196,7 +196,7 @@ function grpoPoint(
   const fw = FRAMEWORKS[o.framework];
   const f = objectiveFigures(arch, op, leanCtx, fw, policy, policyOptionsInto(sc.po, op), sc.gen);
   const m = f.policy;
-  const st = m.stages.find((x) => x.stage === m.worstStage)!;
+  const st = worstSummary(m);
   return {
     device: f.deviceBytes,
     host: m.hostBytesPerGpu,
@@ -205,6 +205,13 @@ function grpoPoint(
     floor: f.rolloutFloor,
     start: f.rolloutStart,
   };
+}
+
+/** The estimate's worst stage's summary (a loop, not `find` with a closure: one per GRPO point). */
+function worstSummary(m: MemoryEstimate): StageSummary {
+  const stages = m.stages;
+  for (let i = 0; i < stages.length; i++) if (stages[i]!.stage === m.worstStage) return stages[i]!;
+  return undefined as unknown as StageSummary;
 }
 
 /** GRPO points shared by the surfaces of one search (memorySurface's `shared`), by pointClass, then point. */
