@@ -29,6 +29,10 @@ function mount(
     exportTo?: (p: string, r: PlanResult) => string;
   } = {},
 ) {
+  // Keys and frames are counted through the explorer's own hooks, so a press waits for its key to land and be drawn
+  // however loaded the machine is, not for a fixed delay.
+  let keys = 0;
+  let drawn = 0;
   const ui = render(
     <Explorer
       file="t.yaml"
@@ -39,11 +43,21 @@ function mount(
       replan={opts.replan ?? (() => fakeResult(3))}
       exportTo={opts.exportTo ?? (() => 'unused')}
       debounceMs={0}
+      onKey={() => void keys++}
+      onDrawn={() => void drawn++}
     />,
   );
-  const press = async (...keys: string[]) => {
-    for (const k of keys) {
+  const press = async (...typed: string[]) => {
+    for (const k of typed) {
+      const keysBefore = keys;
       ui.stdin.write(k);
+      await vi.waitFor(() => expect(keys).toBeGreaterThan(keysBefore), {
+        timeout: 60_000,
+        interval: 5,
+      });
+      // A key that changes nothing draws nothing: wait for its frame, or a moment if none comes.
+      const drawnBefore = drawn;
+      for (let i = 0; i < 20 && drawn === drawnBefore; i++) await tick(10);
       await tick();
     }
   };
@@ -190,7 +204,8 @@ describe('Explorer', () => {
     const seen: Scenario[] = [];
     const ui = mount({ n: 5, replan: (s) => (seen.push(s), fakeResult(2, 'Edited')) });
     await ui.press('i', 'j', 'j', '\u001b[C');
-    await tick(50);
+    // The re-plan runs after the edit's debounce: wait for it and its frame, not a fixed delay.
+    await vi.waitFor(() => expect(ui.frame()).toContain('re-planned in'), { timeout: 60_000 });
     expect(seen.map((s) => s.hardware.owned[0]?.count)).toEqual([2]);
     expect(masked(ui.frame())).toMatchInlineSnapshot(`
       "Edited (edited: 2× rtx-4090) · llama-2-13b · 2 distinct plans · 1/2 · by planner rank ▲
@@ -283,9 +298,9 @@ describe('Explorer', () => {
   it('pins the scenario and compares it with the edited one', async () => {
     const ui = mount({ n: 5, replan: () => fakeResult(2, 'Edited') });
     await ui.press('b', 'i', 'j', 'j', '\u001b[C');
-    await tick(50);
+    await vi.waitFor(() => expect(ui.frame()).toContain('re-planned in'), { timeout: 60_000 });
     await ui.press('\u001b', 'c');
-    await tick(50);
+    await vi.waitFor(() => expect(ui.frame()).toContain('compare ≠ differs'), { timeout: 60_000 });
     expect(masked(ui.frame())).toMatchInlineSnapshot(`
       "Edited (edited: 2× rtx-4090) · llama-2-13b · 2 distinct plans · 1/2 · by planner rank ▲
       compare ≠ differs   Test scenario                          Edited (current)
