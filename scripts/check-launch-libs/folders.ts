@@ -284,8 +284,8 @@ export const ENGINE_KINDS: {
     gpu: 'h100-sxm',
     flags: { method: 'inference', framework: 'hf', batch: '4', seq: '2048' },
   },
-  // Launcher features added after the 2026-12-02 check, one folder each (PPO, and llama-server's
-  // --lora adapters, are estimated and written by no engine).
+  // Launcher features added after the 2026-12-02 check, one folder each (PPO, FP8 training on the
+  // Accelerate engines and llama-server's --lora adapters are estimated, not written).
   {
     name: 'hf-grpo-lora-server',
     model: 'qwen2.5-7b',
@@ -303,12 +303,6 @@ export const ENGINE_KINDS: {
     model: 'llama-3.1-8b',
     gpu: 'h100-sxm',
     flags: { method: 'lora', 'modules-to-save': 'embed,lm_head' },
-  },
-  {
-    name: 'hf-fsdp-full-fp8',
-    model: 'llama-3.1-8b',
-    gpu: 'h100-sxm',
-    flags: { method: 'full', zero: '3', gpus: '4', compute: 'fp8', checkpointing: 'full' },
   },
   {
     name: 'unsloth-lora-modules-to-save-tiled-mlp',
