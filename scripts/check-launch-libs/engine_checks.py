@@ -49,6 +49,10 @@ TITAN_READ = (
     # torchtitan's own reading of the recipe: ConfigManager imports it by module name (launch.sh puts the folder
     # on PYTHONPATH) and tyro rebuilds Trainer.Config from it, running every __post_init__ check
     # (torchtitan/config/manager.py).
+    # No GPU here: the FP8 / MX converters' __init__ asks the device's compute capability (float8.py, mx.py:
+    # has_cuda_capability(8, 9) / (10, 0)); it answers as the GPU the plan names would, so the converter is built.
+    "import torchtitan.components.quantization.float8 as f8, torchtitan.components.quantization.mx as mx\n"
+    "f8.has_cuda_capability = mx.has_cuda_capability = lambda major, minor: True\n"
     "from torchtitan.config.manager import ConfigManager\n"
     "c = ConfigManager().parse_args(['--module', 'torchtitan_vramplan', '--config', 'vramplan'])\n"
     "print(c.checkpoint.initial_load_path, c.training.steps)\n"

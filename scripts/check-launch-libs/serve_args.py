@@ -48,11 +48,31 @@ def model_default(text: str) -> str:
     return m.group(1) if m else "MODEL"
 
 
+def machine_lines(text: str) -> list[str]:
+    """The logical lines as each machine runs them: a server over several machines reads NODE_RANK (0 on the first)
+    and MASTER_ADDR, and vLLM's workers add $HEADLESS (`[ "$NODE_RANK" = 0 ] || HEADLESS=--headless`); its lines
+    are expanded for the first and the second machine, $((NODE_RANK*k)) evaluated."""
+    lines = logical_lines(text)
+    if not re.search(r"^NODE_RANK=", text, re.M):
+        return lines
+    out = []
+    for rank in (0, 1):
+        env = {"NODE_RANK": str(rank), "MASTER_ADDR": "10.0.0.1", "HEADLESS": "" if rank == 0 else "--headless"}
+        for line in lines:
+            if re.match(r"^(NODE_RANK|MASTER_ADDR|HEADLESS)=|^\[ ", line):
+                continue
+            line = re.sub(r"\$\(\(\s*NODE_RANK\s*\*\s*(\d+)\s*\)\)", lambda m: str(rank * int(m.group(1))), line)
+            for k, v in env.items():
+                line = line.replace(f'"${k}', f'"{v}').replace(f"${k}", v)
+            out.append(line)
+    return out
+
+
 def server_argv(text: str, marker: list[str]) -> list[list[str]]:
     """argv after `marker` (e.g. ['vllm', 'serve']) of every command line that runs the server, $MODEL filled in."""
     model = model_default(text)
     out = []
-    for line in logical_lines(text):
+    for line in machine_lines(text):
         toks = shlex.split(line.replace('"$MODEL"', shlex.quote(model)).replace("$MODEL", model))
         while toks and re.match(r"^[A-Z_][A-Z0-9_]*=", toks[0]):  # env assignments before the command
             toks.pop(0)

@@ -7,6 +7,8 @@ import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaul
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { buildLaunch } from '../../src/core/launch/index.js';
+import { flagsLaunchInput } from '../../scripts/check-launch-libs/folders.js';
 
 const llama = resolveModel('llama-3.1-8b');
 const gpu = findGpu('h100-sxm');
@@ -48,5 +50,30 @@ describe('hf-generate --max-loras 1: one PEFT adapter run unmerged', () => {
 
   it('a second adapter is still refused, citing transformers set_adapter', () => {
     expect(on({ 'max-loras': 2 }).refusal).toMatch(/--max-loras: got 2; expected 1 on hf-generate/);
+  });
+});
+
+describe('hf-generate --max-loras 1: generate.py loads the adapter it was planned with', () => {
+  const files = (flags: Record<string, unknown>) => {
+    const all = { method: 'inference', framework: 'hf', batch: '4', seq: '2048', ...flags };
+    const out = buildLaunch(flagsLaunchInput('llama-3.1-8b', 'h100-sxm', all)).files;
+    const text = (path: string) => out.find((f) => f.path === path)?.content ?? '';
+    return { py: text('generate.py'), req: text('requirements.txt') };
+  };
+
+  it('keeps it unmerged with load_adapter, PEFT pinned beside transformers', () => {
+    // transformers 5.14.1 PeftAdapterMixin.load_adapter(peft_model_id) raises without PEFT (check_peft_version).
+    const one = files({ 'max-loras': '1' });
+    expect(one.py).toMatch(/^ADAPTER = os\.environ\["ADAPTER"\]/m);
+    expect(one.py).toMatch(/^model\.load_adapter\(ADAPTER\)$/m);
+    expect(one.py.indexOf('load_adapter')).toBeGreaterThan(one.py.indexOf('from_pretrained('));
+    expect(one.py.indexOf('load_adapter')).toBeLessThan(one.py.indexOf('model.generate('));
+    expect(one.req).toMatch(/^peft==0\.21\.2$/m);
+  });
+
+  it('writes neither without an adapter', () => {
+    const none = files({});
+    expect(none.py).not.toMatch(/ADAPTER|load_adapter/);
+    expect(none.req).not.toMatch(/peft/);
   });
 });

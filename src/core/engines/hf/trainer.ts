@@ -278,7 +278,7 @@ const LIGER_LOSS_ONLY = {
 
 /**
  * Exact pins: for each, the release whose source the written keys were read at, or a newer one that
- * scripts/check-launch-libs constructs every written config with (docs/launch-libs-2026-12-02.md).
+ * scripts/check-launch-libs constructs every written config with (docs/launch-libs-2026-12-06.md).
  */
 export const HF_PINS = {
   // The range axolotl requires (v0.18.0 pyproject.toml torch>=2.11.0,<=2.12.1; v0.19.0 <=2.13.0); the kernels-hub
