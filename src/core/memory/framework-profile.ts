@@ -3,7 +3,7 @@
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
+import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
 import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
@@ -435,6 +435,8 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
   /** On AMD GPUs, by weight dtype: the kernel named for a family kernelOn picks (time/decode.ts kernelName). */
   rocmKernelNames?: RocmKernelNames;
+  /** On CUDA GPUs below a compute capability, by weight dtype: the kernel named for a family (time/hardware.ts). */
+  cudaKernelNames?: CudaKernelNames;
   /**
    * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.
