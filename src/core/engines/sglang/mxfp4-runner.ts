@@ -29,7 +29,7 @@ export const SGLANG_MXFP4_MARLIN_REFUSAL = `SGLang's Mxfp4MoEMethod.process_weig
  * What SGLang runs in place of the Marlin family below SM90, as estimates and plans name it (FrameworkProfile
  * cudaKernelNames): triton_kernels' matmul, the `triton` kernel name (schema/time.ts ROCM_KERNELS). Timed as the
  * family it stands in for: the same 4.25-bit expert read, upcast to BF16 in registers before a 16-bit MMA
- * (calibration/assumed.json sglang-mxfp4-matmul-ogs-sm80).
+ * (docs/assumptions.md).
  */
 export const SGLANG_CUDA_KERNEL_NAMES: CudaKernelNames = {
   mxfp4: { marlin: { below: SGLANG_MXFP4_MARLIN_FROM, name: 'triton' } },
