@@ -12,6 +12,10 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 import { launchInputOf, serveShOf } from '../helpers/launch.js';
+import {
+  SGLANG_MXFP4_MARLIN_FROM,
+  sglangMxfp4Runner,
+} from '../../src/core/engines/sglang/mxfp4-runner.js';
 
 const serve = (gpu: string, weights: 'mxfp4' | 'bf16', gpus = 2, model = 'gpt-oss-120b') => {
   const x = launchInputOf(model, gpu, {
@@ -102,5 +106,16 @@ describe("SGLang's MXFP4 MoE kernel on Ampere and Ada", () => {
     }
     for (const gpu of ['rtx-3090', 'rtx-4090'])
       expect(serve(gpu, 'mxfp4', 1, 'gpt-oss-20b').sh, gpu).not.toContain('--moe-runner-backend');
+  });
+});
+
+describe("SGLang's MXFP4 runner table", () => {
+  it('reads triton_kernel on 8.x and 9.x, flashinfer_mxfp4 on 10.x and 12.x, Marlin from 9.0', () => {
+    expect(SGLANG_MXFP4_MARLIN_FROM).toBe(9);
+    for (const cc of [8.0, 8.6, 8.9])
+      expect(sglangMxfp4Runner(cc)).toEqual({ auto: 'triton_kernel', marlin: false });
+    expect(sglangMxfp4Runner(9.0)).toEqual({ auto: 'triton_kernel', marlin: true });
+    for (const cc of [10.0, 12.0]) expect(sglangMxfp4Runner(cc)?.auto).toBe('flashinfer_mxfp4');
+    expect(sglangMxfp4Runner(11.0)).toBeNull();
   });
 });

@@ -19,8 +19,36 @@ import { SGLANG_VERSION } from './version.js';
 
 const WHEEL = `https://pypi.org/project/sglang/${SGLANG_VERSION}/ wheel`;
 
-/** The least compute capability SGLang runs `--moe-runner-backend marlin` on for MXFP4 experts (is_sm90: major 9). */
-export const SGLANG_MXFP4_MARLIN_FROM = 9.0; // sglang 0.5.23 layers/quantization/mxfp4.py:650-655
+/** What SGLang runs for gpt-oss's MXFP4 experts on one compute-capability major: its default, and Marlin's check. */
+export interface SglangMxfp4Runner {
+  /** The runner `--moe-runner-backend auto` resolves to at `--ep-size 1` (gpt_oss.py `_gpt_oss_overrides`). */
+  auto: 'triton_kernel' | 'flashinfer_mxfp4';
+  /** `--moe-runner-backend marlin` loads (mxfp4.py: is_sm90, is_sm100 or is_sm120). */
+  marlin: boolean;
+}
+
+/**
+ * By compute-capability major (sglang 0.5.23 wheel: gpt_oss.py:64-121, mxfp4.py:650-655, utils/common.py:297-337).
+ * 11.x is not tabled: neither SM100 nor SM120, so Marlin is refused and `auto` resolves by the NVIDIA driver
+ * (triton below 595, triton_kernel from it).
+ */
+export const SGLANG_MXFP4_RUNNERS: Readonly<Record<number, SglangMxfp4Runner>> = {
+  8: { auto: 'triton_kernel', marlin: false },
+  9: { auto: 'triton_kernel', marlin: true },
+  10: { auto: 'flashinfer_mxfp4', marlin: true },
+  12: { auto: 'flashinfer_mxfp4', marlin: true },
+};
+
+/** The runner row for a CUDA card of compute capability `cc`, or null where the table does not say. */
+export const sglangMxfp4Runner = (cc: number): SglangMxfp4Runner | null =>
+  SGLANG_MXFP4_RUNNERS[Math.floor(cc)] ?? null;
+
+/** The least compute capability SGLang runs `--moe-runner-backend marlin` on for MXFP4 experts (9.0). */
+export const SGLANG_MXFP4_MARLIN_FROM = Math.min(
+  ...Object.entries(SGLANG_MXFP4_RUNNERS)
+    .filter(([, r]) => r.marlin)
+    .map(([major]) => Number(major)),
+);
 
 /** SGLang's refusal of MXFP4 Marlin below that, quoted with its file and lines at the pinned release. */
 export const SGLANG_MXFP4_MARLIN_REFUSAL = `SGLang's Mxfp4MoEMethod.process_weights_after_loading raises RuntimeError("MXFP4 Marlin requires SM90+.") off SM90, SM100 and SM120, and runs triton_kernels' matmul (moe_runner_backend triton_kernel) there by default (${WHEEL}, sglang/srt/layers/quantization/mxfp4.py:650-655, sglang/srt/arg_groups/model_overrides/gpt_oss.py:64-121)`;
@@ -35,6 +63,11 @@ export const SGLANG_CUDA_KERNEL_NAMES: CudaKernelNames = {
   mxfp4: { marlin: { below: SGLANG_MXFP4_MARLIN_FROM, name: 'triton' } },
 };
 
-/** Whether vramplan's launch asks SGLang for the Marlin MoE on a CUDA card of compute capability `cc` (9.x only). */
-export const sglangLaunchesMxfp4Marlin = (cc: number): boolean =>
-  cc >= SGLANG_MXFP4_MARLIN_FROM && cc < 10;
+/**
+ * Whether vramplan's launch asks SGLang for the Marlin MoE on a CUDA card of compute capability `cc`: where the estimate
+ * times Marlin (below 10.0: time/mxfp4-pad.ts mxfp4Path), SGLang's default is another runner and Marlin loads (9.x).
+ */
+export function sglangLaunchesMxfp4Marlin(cc: number): boolean {
+  const r = sglangMxfp4Runner(cc);
+  return cc < 10 && r !== null && r.marlin && r.auto !== 'flashinfer_mxfp4';
+}
