@@ -433,10 +433,9 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   cacheLayout?: CacheLayoutProfile;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
-  /** On AMD GPUs, by weight dtype: the kernel named for a family kernelOn picks (time/decode.ts kernelName). */
+  /** By weight dtype, on AMD GPUs / on CUDA GPUs below a capability: the kernel named for a family. */
   rocmKernelNames?: RocmKernelNames;
-  /** On CUDA GPUs below a compute capability, by weight dtype: the kernel named for a family (time/hardware.ts). */
-  cudaKernelNames?: CudaKernelNames;
+  cudaKernelNames?: CudaKernelNames; // time/hardware.ts kernelName
   /**
    * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.
