@@ -15,7 +15,12 @@ import {
 import { assertEngineStructure, estimatedAs } from '../core/engines/context.js';
 import { isEngine, type Engine } from '../schema/engine.js';
 import type { Gpu } from '../schema/gpu.js';
-import { flashRefusal, floorRefusal, kernelRefusal } from '../core/engines/kernels.js';
+import {
+  flashRefusal,
+  floorRefusal,
+  formatRefusal,
+  kernelRefusal,
+} from '../core/engines/kernels.js';
 import { gpuRefusal } from '../core/engines/gpu-refusal.js';
 import { towerRun, visionTokens, type Arch } from '../core/model/index.js';
 // Direct modules: the memory/ entry would load more than the estimate needs.
@@ -175,6 +180,14 @@ export function estimateChecks(
   if (floor) throw badValue('--gpu', gpu!.id, `a GPU the engine runs on: ${floor}`);
   // A serving engine without a kernel for the weights on this GPU (FP8 W8A8 on Ampere under SGLang, ...).
   const format = flags['quant-format'] as QuantFormat | undefined;
+  // A kernel family the engine refuses for the weights on this GPU (SGLang's MXFP4 Marlin below SM90).
+  const family = gpu ? formatRefusal(engine, options.weights, gpu.computeCapability, format) : null;
+  if (family)
+    throw badValue(
+      '--quant-format',
+      format,
+      `nothing (the engine's default) or one of ${family.allowed.join(', ')} with --weights ${options.weights} under ${engine} on compute capability ${gpu!.computeCapability}: ${family.says}`,
+    );
   const kernel = gpu ? kernelRefusal(engine, options.weights, gpu.computeCapability, format) : null;
   if (kernel)
     throw badValue('--weights', options.weights, `a format the engine runs here: ${kernel}`);

@@ -29,7 +29,10 @@ export type QuantFormat = (typeof QUANT_FORMATS)[number];
 export const ROCM_KERNELS = [
   /** torch._scaled_mm, i.e. hipBLASLt (and vLLM's skinny wvSplitKQ for a few rows): FP8 W8A8 on ROCm. */
   'hipblaslt',
-  /** Triton kernels: vLLM's int8 W8A8 (TritonInt8ScaledMM) and MXFP4 MoE (triton_kernels matmul_ogs) on ROCm. */
+  /**
+   * Triton kernels: vLLM's int8 W8A8 (TritonInt8ScaledMM) and MXFP4 MoE (triton_kernels matmul_ogs) on ROCm; on CUDA
+   * the MXFP4 MoE SGLang runs below SM90 (FrameworkProfile.cudaKernelNames).
+   */
   'triton',
   /** AWQ int4 through Triton (vLLM's awq_gemm_triton, SGLang's awq_dequantize_triton) on ROCm. */
   'triton-awq',
@@ -42,6 +45,13 @@ export type RocmKernel = (typeof ROCM_KERNELS)[number];
 /** By weight dtype, the kernel an engine runs on AMD GPUs in place of each family (FrameworkProfile.rocmKernelNames). */
 export type RocmKernelNames = Partial<
   Record<WeightDtype, Partial<Record<QuantFormat, RocmKernel>>>
+>;
+/**
+ * By weight dtype, the kernel an engine runs on CUDA GPUs below compute capability `below` in place of a family
+ * (FrameworkProfile.cudaKernelNames): named in estimates and plans, timed as the family (time/hardware.ts kernelName).
+ */
+export type CudaKernelNames = Partial<
+  Record<WeightDtype, Partial<Record<QuantFormat, { below: number; name: RocmKernel }>>>
 >;
 /** The kernel a run's quantized weights go through, as `estimate --json` and a plan's choices name it. */
 export type KernelName = QuantFormat | RocmKernel;

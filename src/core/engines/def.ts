@@ -117,7 +117,19 @@ export interface EngineKernels {
    * kernel family (`--quant-format`) that runs from a lower capability than the format's least.
    */
   needs: Partial<
-    Record<WeightDtype, { cc: number; why: string; formats?: Partial<Record<QuantFormat, number>> }>
+    Record<
+      WeightDtype,
+      {
+        cc: number;
+        why: string;
+        formats?: Partial<Record<QuantFormat, number>>;
+        /**
+         * Kernel families (`--quant-format`) the engine refuses for this format below a compute capability above the
+         * format's least, each with its own refusal quoted with its file and line at the pinned release.
+         */
+        refusedBelow?: Partial<Record<QuantFormat, { cc: number; says: string }>>;
+      }
+    >
   >;
   /** Where `needs` comes from in the engine's source or docs. */
   source: string;

@@ -6,7 +6,7 @@
  */
 import type { Engine } from '../../schema/engine.js';
 import type { KvCacheDtype, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat } from '../../schema/time.js';
+import { QUANT_FORMATS_FOR, type QuantFormat } from '../../schema/time.js';
 import { engineDef } from './store.js';
 
 const kernelsOf = (engine: Engine) => engineDef(engine).kernels;
@@ -81,6 +81,27 @@ export function kernelRefusal(
   const least = (format ? need.formats?.[format] : undefined) ?? need.cc;
   if (ccOf(cc) >= least) return null;
   return `${engine} has no ${weights} kernel for compute capability ${cc ?? 'none (not CUDA)'} (it runs ${need.why}; ${source})`;
+}
+
+/**
+ * Where `engine` refuses the kernel family `format` (`--quant-format`) for `weights` on a CUDA GPU of compute capability
+ * `cc` (its `refusedBelow`), the families it takes there and its refusal; else null.
+ */
+export function formatRefusal(
+  engine: Engine,
+  weights: WeightDtype,
+  cc: string | null | undefined,
+  format: QuantFormat | null | undefined,
+): { allowed: QuantFormat[]; says: string } | null {
+  const refused = kernelsOf(engine)?.needs[weights]?.refusedBelow;
+  if (!refused || !format || isRocm(cc) || !cc) return null;
+  const below = (f: QuantFormat) => {
+    const r = refused[f];
+    return r !== undefined && ccOf(cc) < r.cc;
+  };
+  if (!below(format)) return null;
+  const allowed = (QUANT_FORMATS_FOR[weights] ?? []).filter((f) => !below(f));
+  return { allowed, says: refused[format]!.says };
 }
 
 const NATIVE_FP8_CC = 8.9; // Ada, Hopper, Blackwell convert FP8 in hardware (vLLM fp8.md: "compute capability >= 8.9")

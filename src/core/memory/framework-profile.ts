@@ -3,7 +3,7 @@
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
-import type { QuantFormat, RocmKernelNames } from '../../schema/time.js';
+import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
 import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
@@ -433,8 +433,9 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   cacheLayout?: CacheLayoutProfile;
   /** Kernel family by weight dtype, ahead of quantFormat / int4QuantFormat (serving engines' own kernels). */
   quantFormatFor?: Partial<Record<WeightDtype, QuantFormat>>;
-  /** On AMD GPUs, by weight dtype: the kernel named for a family kernelOn picks (time/decode.ts kernelName). */
+  /** By weight dtype, on AMD GPUs / on CUDA GPUs below a capability: the kernel named for a family. */
   rocmKernelNames?: RocmKernelNames;
+  cudaKernelNames?: CudaKernelNames; // time/hardware.ts kernelName
   /**
    * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.

@@ -52,15 +52,19 @@ export function defaultQuantFormat(o: EstimateOptions): QuantFormat | null {
 /**
  * The name of the kernel a run's quantized weights go through (`q`, the family time/decode.ts kernelOn picks): on
  * AMD GPUs the engine's own kernel where it runs one in place of the family (FrameworkProfile.rocmKernelNames:
- * hipBLASLt for CUTLASS W8A8, ...), whose time is still the family's.
+ * hipBLASLt for CUTLASS W8A8, ...), and on CUDA GPUs below a compute capability likewise
+ * (FrameworkProfile.cudaKernelNames: SGLang's MXFP4 MoE below SM90); the time is still the family's.
  */
 export function kernelName(
   q: QuantFormat | null,
   o: EstimateOptions,
-  r: Pick<GpuRates, 'rocm'>,
+  r: Pick<GpuRates, 'rocm' | 'cc'>,
 ): KernelName | null {
-  if (q === null || !r.rocm) return q;
-  return FRAMEWORKS[o.framework].rocmKernelNames?.[o.weights]?.[q] ?? q;
+  if (q === null) return q;
+  const fw = FRAMEWORKS[o.framework];
+  if (r.rocm) return fw.rocmKernelNames?.[o.weights]?.[q] ?? q;
+  const cuda = fw.cudaKernelNames?.[o.weights]?.[q];
+  return cuda && r.cc > 0 && r.cc < cuda.below ? cuda.name : q;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 import { GGUF_DTYPES } from '../../../schema/estimate.js';
 import type { EngineKernels } from '../def.js';
 import { SGLANG_VERSION } from './version.js';
+import { SGLANG_MXFP4_MARLIN_FROM, SGLANG_MXFP4_MARLIN_REFUSAL } from './mxfp4-runner.js';
 import type { RocmKernelNames } from '../../../schema/time.js';
 
 /**
  * SGLang 0.5.23 (the PyPI wheel's python/sglang/srt/layers/quantization/), each format's get_min_capability:
  * FP8 80 (fp8.py; on 8.0-8.8 weight-only FP8 Marlin: fp8_utils.py can_auto_enable_marlin_fp8), MXFP4 80
- * (mxfp4.py; Marlin or triton kernels below Hopper), NVFP4 80 (modelopt_quant.py ModelOptFp4Config), AWQ/GPTQ
+ * (mxfp4.py; triton kernels below Hopper, Marlin from SM90: mxfp4-runner.ts), NVFP4 80 (modelopt_quant.py ModelOptFp4Config), AWQ/GPTQ
  * Marlin 80 with the plain AWQ kernel from 75 (awq/awq.py AWQConfig: "only supports Turing or newer") and plain
  * GPTQ from 60 (gptq/gptq.py GPTQConfig), int8 W8A8 80 as the compressed-tensors checkpoints carry it
  * (compressed_tensors_w8a8_int8.py; SGLang's own w8a8_int8 format 75), bitsandbytes 70 (bitsandbytes.py).
@@ -44,7 +45,11 @@ export const SGLANG_KERNELS: EngineKernels = {
     fp8: { cc: 8.0, why: 'FP8 W8A8 on 8.9+, FP8 Marlin (weight-only) on 8.0+' },
     mxfp4: {
       cc: 8.0,
-      why: 'MXFP4 natively on Blackwell, through Marlin or triton kernels from 8.0',
+      why: 'MXFP4 natively on Blackwell, through Marlin from 9.0 and triton kernels from 8.0',
+      // Its MXFP4 Marlin MoE runs on SM90, SM100 and SM120 only (engines/sglang/mxfp4-runner.ts).
+      refusedBelow: {
+        marlin: { cc: SGLANG_MXFP4_MARLIN_FROM, says: SGLANG_MXFP4_MARLIN_REFUSAL },
+      },
     },
     nvfp4: { cc: 8.0, why: 'NVFP4 natively on Blackwell, through FP4 Marlin from 8.0' },
     int4: { cc: 7.5, why: 'AWQ/GPTQ Marlin on 8.0+, the plain AWQ/GPTQ kernels on 7.5' },

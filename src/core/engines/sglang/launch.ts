@@ -17,6 +17,7 @@ import { sglangDefaults } from './memory.js';
 import { SGLANG_VERSION } from './rules.js';
 import { SGLANG_ROCM_INSTALL, sglangRocmInstall, sglangRocmRequirements } from './rocm-install.js';
 import { ccOf, gfxOf } from '../kernels.js';
+import { sglangLaunchesMxfp4Marlin } from './mxfp4-runner.js';
 import { floatCompute } from '../../../schema/estimate.js';
 
 const PORT = 30000; // ServerArgs.port default
@@ -77,10 +78,11 @@ export function sglangArgs(x: LaunchInput, online: boolean): string[] {
   if (o.weights === 'fp8' && online) args.push('--quantization fp8');
   // MXFP4 experts on Hopper: the Marlin MoE the estimate times (time/mxfp4-pad.ts mxfp4Path), not the triton_kernel
   // runner SGLang picks for gpt-oss there (arg_groups/model_overrides/gpt_oss.py: moe_runner_backend auto ->
-  // triton_kernel where triton_kernels imports and ep_size is 1; mxfp4.py runs Marlin on SM90+, sglang 0.5.23 wheel).
+  // triton_kernel where triton_kernels imports and ep_size is 1, sglang 0.5.23 wheel). Never below SM90, where
+  // mxfp4.py raises "MXFP4 Marlin requires SM90+." (engines/sglang/mxfp4-runner.ts).
   if (o.weights === 'mxfp4' && gfxOf(x.gpu.computeCapability) === null) {
-    const cc = ccOf(x.gpu.computeCapability);
-    if (cc >= 9 && cc < 10) args.push('--moe-runner-backend marlin');
+    if (sglangLaunchesMxfp4Marlin(ccOf(x.gpu.computeCapability)))
+      args.push('--moe-runner-backend marlin');
   }
   // The fraction the memory model used (its own default for this card, written out so both agree).
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
