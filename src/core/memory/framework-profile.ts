@@ -436,10 +436,8 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
   /** By weight dtype, on AMD GPUs / on CUDA GPUs below a capability: the kernel named for a family. */
   rocmKernelNames?: RocmKernelNames;
   cudaKernelNames?: CudaKernelNames; // time/hardware.ts kernelName
-  /**
-   * Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
-   * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them.
-   */
+  /** Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
+   * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them. */
   mxfp4Dense?: WeightDtype;
   /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
   stepHostSeconds?: number;

@@ -183,6 +183,42 @@ function gpusOf(c: ServeCommand, a: ArgValues, mode: string | undefined): number
   return ts ? ts.split(/[,/]/).filter((x) => Number(x) > 0).length || 1 : 1;
 }
 
+/** --cpu-moe keeps every layer's experts on the host, --n-cpu-moe N the first N layers' (common/arg.cpp). */
+function readHostExperts(
+  c: ServeCommand,
+  a: ArgValues,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  if (a.has('override-tensor')) {
+    a.str('override-tensor');
+    const host = hostExpertLayers(c.args, warnings);
+    if (host > 0) {
+      flags['n-cpu-moe'] = host;
+      warnings.push(
+        `--override-tensor: the MoE experts it puts in host RAM read as ${host === 100_000 ? '--cpu-moe (every layer)' : `--n-cpu-moe ${host}`}`,
+      );
+    }
+  } else if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
+  else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
+}
+
+/**
+ * Both K and V in q4_0 blocks: the 4-bit cache (block_q4_0, 18 bytes a 32); any other quantized type, or K and V
+ * apart: the q8_0 cache, an upper bound below 8 bits (ggml/src/ggml-common.h at 25d5b0c5).
+ */
+function readKvTypes(a: ArgValues, flags: FromFlags, warnings: string[]): void {
+  const k = a.choice('cache-type-k', KV_TYPES);
+  const vt = a.choice('cache-type-v', KV_TYPES);
+  if (k === 'q4_0' && (vt ?? 'f16') === 'q4_0') flags['kv-cache-dtype'] = 'q4_0';
+  else if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {
+    flags['kv-cache-dtype'] = 'fp8';
+    if ([k, vt].some((t) => t !== undefined && t !== 'q8_0' && /^(q|iq)/.test(t)))
+      warnings.push('a KV cache type below 8 bits: estimated as 8-bit (upper bound)');
+  }
+  if (k === 'f32' || vt === 'f32') warnings.push('an f32 KV cache: estimated as 16-bit');
+}
+
 /** One llama-server command → contract flags, its GPUs (layer split = pipeline stages), what it could not map. */
 export function readLlamaServerCommand(
   c: ServeCommand,
@@ -219,29 +255,8 @@ export function readLlamaServerCommand(
     );
   const ngl = a.str('ngl');
   if (ngl !== undefined && !/^(all|auto|-1)$/.test(ngl)) flags['gpu-layers'] = a.int('ngl', 0)!;
-  // --cpu-moe keeps every layer's experts on the host, --n-cpu-moe N the first N layers' (common/arg.cpp).
-  if (a.has('override-tensor')) {
-    a.str('override-tensor');
-    const host = hostExpertLayers(c.args, warnings);
-    if (host > 0) {
-      flags['n-cpu-moe'] = host;
-      warnings.push(
-        `--override-tensor: the MoE experts it puts in host RAM read as ${host === 100_000 ? '--cpu-moe (every layer)' : `--n-cpu-moe ${host}`}`,
-      );
-    }
-  } else if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
-  else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
-  const k = a.choice('cache-type-k', KV_TYPES);
-  const vt = a.choice('cache-type-v', KV_TYPES);
-  // Both K and V in q4_0 blocks: the 4-bit cache (block_q4_0, 18 bytes a 32); any other quantized type, or K and V
-  // apart: the q8_0 cache, an upper bound below 8 bits (ggml/src/ggml-common.h at 25d5b0c5).
-  if (k === 'q4_0' && (vt ?? 'f16') === 'q4_0') flags['kv-cache-dtype'] = 'q4_0';
-  else if ([k, vt].some((t) => (t !== undefined && t.startsWith('q')) || t === 'iq4_nl')) {
-    flags['kv-cache-dtype'] = 'fp8';
-    if ([k, vt].some((t) => t !== undefined && t !== 'q8_0' && /^(q|iq)/.test(t)))
-      warnings.push('a KV cache type below 8 bits: estimated as 8-bit (upper bound)');
-  }
-  if (k === 'f32' || vt === 'f32') warnings.push('an f32 KV cache: estimated as 16-bit');
+  readHostExperts(c, a, flags, warnings);
+  readKvTypes(a, flags, warnings);
   const mode = a.choice('split-mode', SPLIT_MODES);
   const gpus = gpusOf(c, a, mode);
   // --split-mode layer (the default) puts consecutive layers on each GPU: a pipeline without overlap.
