@@ -9,6 +9,8 @@ import { emitTorchtitan, TORCHTITAN_FILE } from '../../src/core/engines/torchtit
 import { parseTorchtitanRecipe } from '../../src/core/engines/torchtitan/from.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { buildLaunch, launchBlocker, type LaunchInput } from '../../src/core/launch/index.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -117,5 +119,37 @@ describe('torchtitan EP launch and --from', () => {
     expect(out.files.find((f) => f.path === TORCHTITAN_FILE)!.content).not.toContain(
       'expert_parallel',
     );
+  });
+});
+
+describe('torchtitan EP time', () => {
+  const time = (ep: number, checkpointing: string, gpus = 8) =>
+    estimateTime(
+      resolveModel('qwen3-30b-a3b'),
+      onEngine(
+        optionsFromFlags({ ...BASE, gpus, ep, seq: 4096, batch: 2, checkpointing }),
+        'torchtitan',
+      ),
+      findGpu('h100-sxm'),
+      defaultTimeOptions(1),
+    );
+  const phase = (r: ReturnType<typeof time>, p: string) =>
+    r.phases.find((x) => x.phase === p)?.seconds ?? 0;
+
+  it('adds the all-to-alls: 6 per MoE layer with full recompute, 4 with selective (SAC saves them)', () => {
+    expect(phase(time(1, 'full'), 'expert-parallel')).toBe(0);
+    const full = phase(time(8, 'full'), 'expert-parallel');
+    const sel = phase(time(8, 'selective'), 'expert-parallel');
+    // 48 layers x 8192 tokens x top-8 x 2048 x 2 B x 7/8 a pass, at the H100 node's NVLink rate.
+    expect(full).toBeGreaterThan(0.1);
+    expect(full / sel).toBeGreaterThan(1.45);
+    expect(full / sel).toBeLessThan(1.55);
+  });
+
+  it("moves the experts' FSDP collectives to the efsdp group: none at ep = GPUs", () => {
+    const gather = (ep: number) => phase(time(ep, 'full'), 'parameter-gather');
+    expect(gather(8)).toBeLessThan(gather(1) / 10);
+    // 16 GPUs at ep 8: the experts still gather over two ranks.
+    expect(phase(time(8, 'full', 16), 'parameter-gather')).toBeGreaterThan(gather(8));
   });
 });

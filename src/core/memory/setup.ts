@@ -619,6 +619,8 @@ export interface TrainingEp {
   ep: number;
   layer: number;
   topK: number;
+  /** MoE layers of the model (every stage's). */
+  moeLayers: number;
 }
 
 export function trainingEpOf(arch: Arch, o: EstimateOptions): TrainingEp | null {
@@ -626,7 +628,9 @@ export function trainingEpOf(arch: Arch, o: EstimateOptions): TrainingEp | null 
   if (ep <= 1) return null;
   let layer = 0;
   let topK = 0;
+  let moeLayers = 0;
   for (const g of arch.groups) {
+    if (g.experts > 1 && g.name !== 'vision') moeLayers += g.count;
     let routed = 0;
     for (const l of g.linears)
       if (g.experts > 1 && l.copies > 1) {
@@ -635,5 +639,5 @@ export function trainingEpOf(arch: Arch, o: EstimateOptions): TrainingEp | null 
       }
     layer = Math.max(layer, (layerParams(g) - routed) / o.tp + routed / ep);
   }
-  return topK > 0 ? { ep, layer, topK } : null;
+  return topK > 0 ? { ep, layer, topK, moeLayers } : null;
 }

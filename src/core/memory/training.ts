@@ -209,8 +209,11 @@ export function activationsOf(s: Setup, h: Holdings): Activations {
   // token_dispatcher.py AllToAllTokenDispatcher; with SP each TP rank dispatches its own T / tp), alive in backward.
   const ep = s.trainingEp;
   const a2a = ep ? 2 * (tokens / actCtx.sp) * ep.topK * arch.hidden * s.c : 0;
+  // SelectiveAC saves all_to_all_single's outputs (MUST_SAVE: torchtitan distributed/activation_checkpoint.py
+  // comm_ops at b5bcd76c): the dispatched and the combined rows of every MoE layer on the stage.
+  const a2aSaved = ep && o.checkpointing === 'selective' ? ep.moeLayers * lf * a2a * h.inflight : 0;
   return {
-    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight),
+    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight) + a2aSaved,
     working: working + (ckpt ? pw.perLayer : 0),
     bwd: bwd + pw.largest + a2a,
     hostCheckpoints,
