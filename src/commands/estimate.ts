@@ -135,7 +135,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   [
     'ep',
     '<n>',
-    'serving MoE models: expert-parallel degree, the GPUs each MoE layer spans (--tp, or --gpus with --dp-attention; default 1)',
+    'MoE models: expert-parallel degree; serving: the GPUs each MoE layer spans (--tp, or --gpus with --dp-attention); training on torchtitan: whole experts over ep of --gpus / --pp (default 1)',
   ],
   [
     'dp-attention',

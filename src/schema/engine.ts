@@ -57,6 +57,8 @@ export interface EngineTraits {
   tiledMlp?: boolean;
   /** `--method lora --compute fp8`: it trains adapters over FP8 linears (its runs' float8Lora). */
   float8Lora?: boolean;
+  /** `--ep` when training: it runs expert parallelism for training MoE models (its profile's ep). */
+  trainingEp?: boolean;
 }
 const TRAITS = new Map<Engine, EngineTraits>();
 

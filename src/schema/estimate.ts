@@ -250,7 +250,9 @@ export const EstimateOptionsSchema = z
     cpuMoeLayers: z.number().int().min(0).max(100_000).optional(),
     /**
      * Serving MoE models: the expert-parallel degree, whole experts per rank over the GPUs the MoE layers span
-     * (tp, or tp x dp with dpAttention); absent = 1, each expert tensor-parallel (docs/estimate.md).
+     * (tp, or tp x dp with dpAttention); absent = 1, each expert tensor-parallel (docs/estimate.md). Training (an
+     * engine with the trainingEp trait: torchtitan's expert_parallel_degree): whole experts per rank over ep of the
+     * dp_shard x cp x tp GPUs, FSDP-sharded over the rest (efsdp).
      */
     ep: count(4096).optional(),
     /**

@@ -428,13 +428,20 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags['prompt-tokens'] !== undefined && !rollsOut(o))
     o.promptTokens = int(flags, 'prompt-tokens', 1, 1, 100_000_000);
   const serving = o.method === 'inference';
+  const trainingEp = frameworksWith('trainingEp');
+  if (o.ep !== undefined && !serving && !trainingEp.includes(o.framework))
+    throw new FlagError(
+      'ep',
+      o.ep,
+      `only with --method inference, or training with --framework ${trainingEp.join(' or ')} (its parallelism.expert_parallel_degree); --framework ${String(flags.framework ?? o.framework)} has no expert parallelism for training`,
+    );
   for (const [flag, set] of [
     ['kv-cache-dtype', o.kvCacheDtype !== undefined],
     ['kv-block-size', o.kvBlockSize !== undefined],
     ['gpu-layers', o.gpuLayers !== undefined],
     ['n-cpu-moe', o.cpuMoeLayers !== undefined],
     ['prefix-cache', o.prefixCacheFraction !== undefined],
-    ['ep', o.ep !== undefined],
+    ['ep', o.ep !== undefined && serving],
     ['dp-attention', o.dpAttention === true],
     ['speculative', o.speculative !== undefined],
     ['max-loras', o.maxLoras !== undefined],
@@ -553,6 +560,18 @@ function expertParallelCheck(o: EstimateOptions): void {
       `two or more data-parallel ranks and --pp 1 (--gpus ${o.gpus} / (--tp ${o.tp} x --pp ${o.pp}) = ${dp})`,
     );
   if (o.ep === undefined || o.ep === 1) return;
+  if (o.method !== 'inference') {
+    // torchtitan: EP borrows from dp_shard x cp x tp (the ranks under pp and dp_replicate), "expert_parallel_degree
+    // ({ep}) must divide dp_shard * cp * tp" (torchtitan distributed/parallel_dims.py ParallelDims._validate at b5bcd76c).
+    const sparse = Math.floor(trainingGpus(o) / o.pp);
+    if (sparse % o.ep !== 0)
+      throw new FlagError(
+        'ep',
+        o.ep,
+        `a divisor of dp_shard x cp x tp = --gpus / --pp = ${sparse} (torchtitan parallel_dims.py: expert_parallel_degree must divide dp_shard * cp * tp)`,
+      );
+    return;
+  }
   const group = o.dpAttention ? o.tp * dp : o.tp;
   if (o.ep === group) return;
   // Experts over the data-parallel ranks are the DP-attention layout: say so rather than "1 or 1".

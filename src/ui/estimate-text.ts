@@ -27,7 +27,7 @@ export function renderEstimateText(r: EstimateResult): string {
     `${r.model.id}: ${o.method} · weights ${o.weights} · compute ${o.compute} · optimizer ${o.optimizer} · ` +
       `batch ${o.batch} × seq ${o.seq} · ${o.framework}` +
       (o.gpus > 1
-        ? ` · ${o.gpus} GPUs (dp ${r.parallel.dp}, tp ${r.parallel.tp}, pp ${r.parallel.pp}${r.parallel.cp > 1 ? `, cp ${r.parallel.cp}` : ''}, ZeRO ${o.zero})`
+        ? ` · ${o.gpus} GPUs (dp ${r.parallel.dp}, tp ${r.parallel.tp}, pp ${r.parallel.pp}${r.parallel.cp > 1 ? `, cp ${r.parallel.cp}` : ''}${(o.ep ?? 1) > 1 && o.method !== 'inference' ? `, ep ${o.ep}` : ''}, ZeRO ${o.zero})`
         : ''),
   );
   lines.push(

@@ -34,6 +34,8 @@ export interface EngineProfile {
   tp: boolean;
   pp: boolean;
   cp: boolean;
+  /** Expert parallelism for training MoE models (`--ep` with a training method); absent: none. */
+  ep?: boolean;
   /** ZeRO stages (FSDP: 2 = SHARD_GRAD_OP, 3 = FULL_SHARD). */
   zero: readonly (0 | 1 | 2 | 3)[];
   /**

@@ -48,6 +48,7 @@ export function registerEngine(def: EngineDef): void {
     liger: def.profile.liger === true,
     tiledMlp: def.profile.tiledMlp === true,
     float8Lora: def.runs.float8Lora !== undefined,
+    trainingEp: def.profile.ep === true,
   });
   for (const f of [fw, ...(def.claimsFor ?? [])]) {
     const list = CLAIMANTS.get(f) ?? [];

@@ -1,6 +1,6 @@
 /** Per-configuration facts the memory model reads: storage of each linear, the engine's profile, sizes. */
 import { modelRepo, type Arch, type Linear, type LinearRole } from '../model/arch.js';
-import { linearWeights, paramCounts } from '../model/params.js';
+import { layerParams, linearParams, linearWeights, paramCounts } from '../model/params.js';
 import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import { ggufLinearBytes } from '../model/native-weights.js';
 import { FRAMEWORKS, type FrameworkProfile } from './frameworks.js';
@@ -286,6 +286,8 @@ export interface Setup {
   mxfp4Pad: { weights: number; constants: number } | null;
   /** Fraction of the layers on the busiest pipeline stage. */
   lf: number;
+  /** Training with expert parallelism (trainingEpOf), else null. */
+  trainingEp: TrainingEp | null;
   adapters: number;
   nTrain: number;
   trainBytes: number;
@@ -362,7 +364,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     constants: linConstants,
     bias: linBias,
   } = storageOf(arch, facts, o, expertBytes);
-  const experts = splitsExperts(o) ? expertStorageOf(arch, o) : null;
+  // Training expert parallelism (torchtitan) keeps the sharded holdings' layout (efsdp x ep covers the dp_shard x cp
+  // x tp ranks: parallel_dims.py) and changes what a layer gathers: trainingEpOf.
+  const experts = splitsExperts(o) && !training ? expertStorageOf(arch, o) : null;
   const mxfp4Pad = mxfp4PadBytes(
     arch,
     fw,
@@ -425,6 +429,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     experts,
     mxfp4Pad,
     lf: Math.ceil(facts.totalLayers / pp) / facts.totalLayers,
+    trainingEp: training ? trainingEpOf(arch, o) : null,
     adapters,
     nTrain,
     trainBytes,
@@ -634,4 +639,38 @@ export function engineLora(
 export function fusedExpertLora(fw: FrameworkProfile, arch: Arch): { remapped: boolean } | null {
   if (fw.expertAdapters !== 'param-wrapper' && fw.expertLoraCount !== 'param-wrapper') return null;
   return { remapped: peftRemaps(fw, arch.modelType) };
+}
+
+/**
+ * Training expert parallelism (torchtitan expert_parallel_degree): `layer`, the largest layer's parameters one GPU
+ * gathers, its dense part over TP and its routed experts whole over EP (MOE_SHARDING.md: routed experts Shard(0) on
+ * EP, FSDP over efsdp = dp_shard x cp x tp / ep; torchtitan models/common at b5bcd76c); `topK`, the routed experts
+ * each token is dispatched to (token_dispatcher.py AllToAllTokenDispatcher: one all-to-all of T x K rows of the
+ * hidden size each way).
+ */
+export interface TrainingEp {
+  ep: number;
+  layer: number;
+  topK: number;
+  /** MoE layers of the model (every stage's). */
+  moeLayers: number;
+}
+
+export function trainingEpOf(arch: Arch, o: EstimateOptions): TrainingEp | null {
+  const ep = o.ep ?? 1;
+  if (ep <= 1) return null;
+  let layer = 0;
+  let topK = 0;
+  let moeLayers = 0;
+  for (const g of arch.groups) {
+    if (g.experts > 1 && g.name !== 'vision') moeLayers += g.count;
+    let routed = 0;
+    for (const l of g.linears)
+      if (g.experts > 1 && l.copies > 1) {
+        routed += linearParams(l);
+        topK = Math.max(topK, l.activeCopies);
+      }
+    layer = Math.max(layer, (layerParams(g) - routed) / o.tp + routed / ep);
+  }
+  return topK > 0 ? { ep, layer, topK, moeLayers } : null;
 }

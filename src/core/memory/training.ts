@@ -88,13 +88,15 @@ export function holdingsOf(s: Setup, stage: Stage): Holdings {
   // smaller (k-bit FSDP-QLoRA all-gathers packed weights); never more layers than the stage has.
   const storagePerParam =
     (s.linValues + s.linBias + s.linConstants) / Math.max(1, P.linear + P.linearBias);
-  const layerParamsUnsharded = (P.largestLayer / tp) * Math.min(c, storagePerParam);
+  // Training expert parallelism gathers a layer's routed experts whole over EP, not split over TP (setup.ts trainingEpOf).
+  const layerOnGpu = s.trainingEp ? s.trainingEp.layer : P.largestLayer / tp;
+  const layerParamsUnsharded = layerOnGpu * Math.min(c, storagePerParam);
   const sharded3 = o.zero >= 3 && (dp > 1 || s.offloadParams);
   const rootUnit = sharded3 && fw.fsdpRootUnit ? (embedShare / tp) * Math.min(c, s.embedBytes) : 0;
   const layersOnStage = Math.ceil(facts.totalLayers / s.pp);
   // While one layer runs backward its gradients exist unsharded, whatever the ZeRO stage: in the
   // gradient buffers (ZeRO 0/1) or in the reduce-scatter bucket (ZeRO-2/3).
-  const layerGrad = training && t.full ? (P.largestLayer / tp) * s.trainBytes : 0;
+  const layerGrad = training && t.full ? layerOnGpu * s.trainBytes : 0;
   // An engine that keeps a pipeline stage gathered all step holds every layer of it, not the prefetched ones.
   const stageHeld = sharded3 && s.pp > 1 ? fw.pipelineStageUnsharded : undefined;
   const gatheredLayers = stageHeld ? layersOnStage : Math.min(fw.gatheredLayers, layersOnStage);
@@ -203,10 +205,17 @@ export function activationsOf(s: Setup, h: Holdings): Activations {
   // W + ΔW is saved by the grouped GEMM for its gradients: every layer's without checkpointing, the recomputed
   // layer's with it; its weight gradient exists in backward; ΔW lives beside it while the layer runs forward.
   const ckpt = o.checkpointing === 'full' || o.checkpointing === 'offload';
+  // Expert parallelism: an all-to-all's send and receive buffers, T x K rows of the hidden size each (torchtitan
+  // token_dispatcher.py AllToAllTokenDispatcher; with SP each TP rank dispatches its own T / tp), alive in backward.
+  const ep = s.trainingEp;
+  const a2a = ep ? 2 * (tokens / actCtx.sp) * ep.topK * arch.hidden * s.c : 0;
+  // SelectiveAC saves all_to_all_single's outputs (MUST_SAVE: torchtitan distributed/activation_checkpoint.py
+  // comm_ops at b5bcd76c): the dispatched and the combined rows of every MoE layer on the stage.
+  const a2aSaved = ep && o.checkpointing === 'selective' ? ep.moeLayers * lf * a2a * h.inflight : 0;
   return {
-    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight),
+    saved: saved + loss.saved + (ckpt ? 0 : pw.perLayer * pw.layers * h.inflight) + a2aSaved,
     working: working + (ckpt ? pw.perLayer : 0),
-    bwd: bwd + pw.largest,
+    bwd: bwd + pw.largest + a2a,
     hostCheckpoints,
     deltaFwd: pw.perLayer * (ckpt ? 2 : 1),
     ...loss.logits,

@@ -283,6 +283,8 @@ export const TRAIN_PHASES = [
   'gradient-reduce',
   'parameter-gather',
   'tensor-parallel',
+  // Training expert parallelism's all-to-alls (time/train-expert-parallel.ts): listed only where some run.
+  'expert-parallel',
   'pipeline-bubble',
   'offload',
   'overhead',

@@ -60,6 +60,8 @@ interface StepTimes {
   exposedMicro: number;
   exposedStep: number;
   tpT: number;
+  /** Training EP's all-to-alls per micro-batch: in series with the MoE layers' compute (train-expert-parallel.ts). */
+  epT: number;
   offExposed: number;
   zeroGather: number;
   bubble: number;
@@ -92,6 +94,7 @@ const scratch: StepTimes = {
   exposedMicro: DOUBLE_FIELD,
   exposedStep: DOUBLE_FIELD,
   tpT: DOUBLE_FIELD,
+  epT: DOUBLE_FIELD,
   offExposed: DOUBLE_FIELD,
   zeroGather: DOUBLE_FIELD,
   bubble: DOUBLE_FIELD,
@@ -330,6 +333,11 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : 0;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
   s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
+  // The all-to-alls' link and latency as the DP-attention token exchange of serving picks them (expert-parallel.ts
+  // gatherSeconds); NCCL's all-to-all bus bandwidth is its bytes x (n - 1) / n over time (nccl-tests PERFORMANCE.md).
+  const epLink = w.ep.group > r.gpusPerNode ? r.interNode : r.intraMany;
+  const epLatency = epLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  s.epT = w.ep.bytes > 0 ? w.ep.bytes / epLink + w.ep.calls * epLatency : 0;
   s.offExposed = offloadExposed(w, r, s);
   s.dpLink = dpLink;
   s.gatherT = gatherT;
@@ -418,6 +426,7 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
     (w.gradReducePerMicro ? m * Math.max(0, s.exposedMicro - s.exposedMicro * gatherShare) : 0);
   phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0;
   phases[PH['tensor-parallel']] = m * s.tpT;
+  phases[PH['expert-parallel']] = m * s.epT;
   phases[PH['pipeline-bubble']] = s.bubble;
   phases[PH.offload] = m * s.offExposed;
   phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
@@ -442,7 +451,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m * s.fallbackB +
     m * (s.bwd - s.bwdGpu) +
     m * w.dequantSeconds;
-  const commT = m * (s.exposedMicro + s.tpT) + s.bubble + s.exposedStep + s.zeroGather;
+  const commT = m * (s.exposedMicro + s.tpT + s.epT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
   return argmaxBound(computeT, memT, commT, hostT);
 }
@@ -461,11 +470,11 @@ export function trainStep(
   const s = scratch;
   computeTimes(w, r, s);
   commTimes(w, r, s);
-  const perMicro = s.compute + s.exposedMicro + s.tpT + s.offExposed;
+  const perMicro = s.compute + s.exposedMicro + s.tpT + s.epT + s.offExposed;
   const m = w.microBatches;
   // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
   // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).
-  s.bubble = w.pp > 1 ? (w.pp - 1) * (s.compute + s.tpT) : 0;
+  s.bubble = w.pp > 1 ? (w.pp - 1) * (s.compute + s.tpT + s.epT) : 0;
   s.opt = w.optimizerBytes / r.mem;
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
   s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / w.hostStepBytesPerS : 0;

@@ -66,6 +66,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   offloadCopyBlocks: false,
   tpCalls: DOUBLE_FIELD,
   tpBytes: DOUBLE_FIELD,
+  ep: { bytes: DOUBLE_FIELD, calls: DOUBLE_FIELD, group: DOUBLE_FIELD },
   modelFlopsPerToken: DOUBLE_FIELD,
   compiled: false,
   layers: DOUBLE_FIELD,

@@ -90,6 +90,8 @@ export interface TrainWork {
   offloadCopyBlocks: boolean;
   tpBytes: number; // per micro-batch per GPU
   tpCalls: number;
+  /** Training expert parallelism's all-to-alls per micro-batch (train-expert-parallel.ts). */
+  ep: EpComm;
   modelFlopsPerToken: number;
   compiled: boolean;
   /** Layers on one pipeline stage. */
@@ -167,3 +169,10 @@ export interface WorkLayout {
 
 /** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
 export type MoeDispatch = 'loop' | 'grouped' | 'dense';
+
+/** One micro-batch's expert-parallel all-to-alls on one rank: bytes on the wire, collectives, the group's size. */
+export interface EpComm {
+  bytes: number;
+  calls: number;
+  group: number;
+}

@@ -30,6 +30,7 @@ import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
+import { expertParallelComm, shardedWire } from './train-expert-parallel.js';
 
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
@@ -425,17 +426,16 @@ function commWork(
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
   const gathersPerMicro = 2 + recompute;
-  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7).
-  const gradBuf = (trainable / shard) * gradDtype;
+  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
+  const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
   return {
-    gatherBytes:
-      zero === 3 && dp > 1 ? gathersPerMicro * (m.total / shard) * storeBytes * wire(dp) : 0,
-    gatherPassBytes: zero === 3 && dp > 1 ? (m.total / shard) * storeBytes * wire(dp) : 0,
-    gradReduceBytes: dp > 1 ? (zero >= 2 ? gradBuf * wire(dp) : 2 * gradBuf * wire(dp)) : 0,
+    gatherBytes: gathersPerMicro * pass,
+    gatherPassBytes: pass,
+    gradReduceBytes: dp > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
     gradReducePerMicro: zero >= 2,
     paramGatherAfterStep:
       dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
@@ -594,6 +594,7 @@ export function trainWork(
     offloadCopyBlocks: w.dp > 1 && FRAMEWORKS[o.framework].zeroHooks?.blockingParamCopies === true,
     tpCalls: nw.tpCalls,
     tpBytes: nw.tpBytes,
+    ep: expertParallelComm(m, o, w),
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:

@@ -76,6 +76,7 @@ export const TORCHTITAN_MEMORY_KEYS = [
   'parallelism.tensor_parallel_degree',
   'parallelism.pipeline_parallel_degree',
   'parallelism.context_parallel_degree',
+  'parallelism.expert_parallel_degree',
   'activation_checkpoint',
   'compile.enable',
   'loss',
@@ -128,6 +129,9 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   }
   if (pp > 1) flags.pp = pp;
   if (cp > 1) flags.cp = cp;
+  // ParallelismConfig.expert_parallel_degree, default 1 (TT configs.py L282).
+  const ep = par.int('expert_parallel_degree') ?? 1;
+  if (ep > 1) flags.ep = ep;
   // Under PP local_batch_size runs as pipeline micro-batches of pipeline_parallel_microbatch_size (0.3.0 configs.py L226).
   const mb = pp > 1 ? (par.int('pipeline_parallel_microbatch_size') ?? 1) : local;
   if (local % mb !== 0)

@@ -206,6 +206,8 @@ export function emitTorchtitan(x: LaunchInput): EngineOutput {
   // local_batch_size holds them all, in micro-batches of the plan's batch (0.3.0 configs.py L226).
   if (o.pp > 1) put('parallelism.pipeline_parallel_microbatch_size', o.batch);
   put('parallelism.context_parallel_degree', o.cp); // TT configs.py L234
+  // Routed experts whole over ep of the dp_shard x cp x tp ranks (TT configs.py L282; v0.2.2 job_config.py L454).
+  if (o.ep !== undefined && o.ep > 1) put('parallelism.expert_parallel_degree', o.ep);
   set.push(['activation_checkpoint', AC[o.checkpointing as 'none' | 'selective' | 'full']]);
   put('compile.enable', o.compile); // TT configs.py L290
   put('checkpoint.enable', true); // TT components/checkpointer/base.py L278

@@ -28,6 +28,9 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   tp: true,
   pp: true,
   cp: true,
+  // parallelism.expert_parallel_degree: routed experts sharded whole over an ep mesh borrowed from dp_shard x cp x tp
+  // (torchtitan config/configs.py ParallelismConfig, distributed/parallel_dims.py at b5bcd76c).
+  ep: true,
   // FSDP2 over the data-parallel shard dimension; mixed precision (bf16 compute over fp32 shards) only under FSDP.
   zero: [3],
   offload: { 'optimizer+params': [3] }, // training.enable_cpu_offload

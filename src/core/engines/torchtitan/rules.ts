@@ -98,6 +98,28 @@ export const TORCHTITAN_RULES: readonly Rule[] = [
     applies: ({ options: o }) => o.attention !== 'eager',
   },
   {
+    id: 'torchtitan-ep-needs-moe',
+    says: 'torchtitan expert_parallel_degree shards routed experts, which a dense model has none of ("No effect for non-MoE models"): estimate it with --ep 1',
+    library: 'torchtitan',
+    versions: TT_VERSIONS,
+    source: `${TT}/torchtitan/config/configs.py#L282-L290`,
+    effect: 'forbid',
+    applies: ({ arch, options: o }) =>
+      o.method !== 'inference' && (o.ep ?? 1) > 1 && !arch.groups.some((g) => g.experts > 1),
+  },
+  {
+    id: 'torchtitan-ep-divides-experts',
+    says: "torchtitan's all-to-all dispatch splits each layer's routed experts evenly over the expert-parallel ranks (num_tokens_per_expert.view(ep_size, -1)): expert_parallel_degree must divide the routed experts",
+    library: 'torchtitan',
+    versions: TT_VERSIONS,
+    source: `${TT}/torchtitan/models/common/token_dispatcher.py#L261-L266`,
+    effect: 'forbid',
+    applies: ({ arch, options: o }) =>
+      o.method !== 'inference' &&
+      (o.ep ?? 1) > 1 &&
+      arch.groups.some((g) => g.experts > 1 && g.experts % (o.ep ?? 1) !== 0),
+  },
+  {
     id: 'torchtitan-grpo-vllm-server',
     says: 'torchtitan 0.3.0 runs GRPO only as experiments/rl: a full fine-tune with GRPOLoss (no KL term, no reference model), generating with vLLM on GPUs of its own (--rollout vllm-server)',
     library: 'torchtitan',
