@@ -82,16 +82,12 @@ export const TORCHTITAN_MEMORY_KEYS = [
   'loss',
 ] as const;
 
-/** The contract flags of a parsed recipe (see parseTorchtitanRecipe). */
-export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
-  const root = isRecord(doc[TORCHTITAN_DOC_KEY]) ? doc[TORCHTITAN_DOC_KEY] : {};
-  const config = isRecord(root.config) ? root.config : {};
-  const constants = isRecord(root.constants) ? root.constants : {};
-  const warnings: string[] = [];
-  // torchtitan trains full fine-tunes with fp32 FSDP2-sharded parameters (training.dtype float32).
-  const flags: FromFlags = { framework: 'torchtitan', method: 'full', zero: 3, optimizer: 'adamw' };
-  const training = section(config, 'training');
-  const par = section(config, 'parallelism');
+/** training.dtype, mixed_precision_param and an FP8 converter in the model spec: weights and compute. */
+function readDtypes(
+  config: Record<string, unknown>,
+  training: ReturnType<typeof section>,
+  flags: FromFlags,
+): void {
   const dtype = training.str('dtype') ?? 'float32'; // TT configs.py L82 default
   if (dtype !== 'float32' && dtype !== 'bfloat16')
     throw new FromError('training.dtype', dtype, 'float32 or bfloat16');
@@ -104,6 +100,19 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   const spec = exprOf(config.model_spec) ?? '';
   if (/\bMXFP8LinearConverter\b/.test(spec)) flags.compute = 'mxfp8';
   else if (/\bFloat8LinearConverter\b/.test(spec)) flags.compute = 'fp8';
+}
+
+/** The contract flags of a parsed recipe (see parseTorchtitanRecipe). */
+export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
+  const root = isRecord(doc[TORCHTITAN_DOC_KEY]) ? doc[TORCHTITAN_DOC_KEY] : {};
+  const config = isRecord(root.config) ? root.config : {};
+  const constants = isRecord(root.constants) ? root.constants : {};
+  const warnings: string[] = [];
+  // torchtitan trains full fine-tunes with fp32 FSDP2-sharded parameters (training.dtype float32).
+  const flags: FromFlags = { framework: 'torchtitan', method: 'full', zero: 3, optimizer: 'adamw' };
+  const training = section(config, 'training');
+  const par = section(config, 'parallelism');
+  readDtypes(config, training, flags);
   // Every attention backend of torchtitan 0.3.0's language models (flex, flex_flash, varlen; no sdpa, rule
   // torchtitan-no-sdpa-attention) keeps no score matrix: the plan's flash, as the profile's attention default sets.
   flags.attention = 'flash';
