@@ -210,6 +210,11 @@ export function rawFlagsOf(opts: Record<string, unknown>): RawFlags {
 export function addContractOptions(cmd: Command): Command {
   for (const [flag, value, description] of CONTRACT_FLAGS)
     cmd.option(`--${flag}${value ? ` ${value}` : ''}`, description);
+  // The plain loss where the engine's recipes chunk it (profile chunkedLossByDefault: torchtitan).
+  cmd.option(
+    '--no-chunked-loss',
+    "the plain loss on an engine whose recipes chunk it (torchtitan's)",
+  );
   return cmd;
 }
 

@@ -32,6 +32,8 @@ export function withEngineDefaults(o: EstimateOptions, flags: Flags): EstimateOp
   if (picks) out.attention = picks;
   engineFieldsInto(out, engine);
   if (given('master-weights')) out.masterWeights = o.masterWeights;
+  // A given --chunked-loss stands on an engine whose recipes chunk the loss (--chunked-loss false: the plain loss).
+  if (given('chunked-loss') && !ENGINE_RUNS[engine].loss) out.chunkedLoss = o.chunkedLoss;
   if (engineOf(out) !== engine) {
     const why = runsRefusal(engine, out, out.gpus / (out.tp * out.pp * out.cp), 1);
     throw new FlagError(

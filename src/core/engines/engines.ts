@@ -182,10 +182,13 @@ export function engineFieldsInto(
   out.masterWeights = p.masterWeights && base.method === 'full' && sixteen;
   out.sequenceParallel = sequenceParallel;
   out.lossParallel = lossParallel;
-  // An engine with no loss switch runs its own loss kernel (runs.ts `loss`): the plan counts that one; any other
-  // keeps the configuration's (a scratch `out` may hold the previous engine's).
+  // An engine with no loss switch runs its own loss kernel (runs.ts `loss`): the plan counts that one; one whose
+  // recipes chunk the loss (chunkedLossByDefault) chunks it (defaults.ts keeps a given --chunked-loss); any
+  // other keeps the configuration's (a scratch `out` may hold the previous engine's).
   const loss = ENGINE_RUNS[engine].loss;
-  out.chunkedLoss = loss ? loss.chunked(base) : base.chunkedLoss;
+  out.chunkedLoss = loss
+    ? loss.chunked(base)
+    : base.chunkedLoss || p.chunkedLossByDefault !== undefined;
   // A planner configuration whose scenario names no LoRA targets carries an empty list (plan/configs.ts):
   // each engine trains its own recipes' targets (profile `loraTargets`).
   if (base.loraTargets.length === 0) {

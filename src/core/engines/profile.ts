@@ -31,6 +31,12 @@ export interface EngineProfile {
   fp16: boolean;
   /** With TP, norms run sequence-parallel and the loss vocabulary-parallel by default. */
   tpShardsNormsAndLoss: boolean;
+  /**
+   * The engine's recipes chunk the loss (what --chunked-loss runs on it) unless told otherwise: why, with its
+   * source. The planner (no loss switch) and `--framework <engine>` without --chunked-loss estimate it chunked;
+   * `--chunked-loss false` estimates and launches the plain loss.
+   */
+  chunkedLossByDefault?: string;
   tp: boolean;
   pp: boolean;
   cp: boolean;

@@ -128,6 +128,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
      * gradient (backward) are vocabulary-sized. Not on a vocabulary-parallel loss (its own autograd function).
      */
     compiledWithModel?: boolean;
+    chunkedHead?: { chunks: number; gradBytes: number }; // --chunked-loss: per-chunk lm_head (training.ts)
   };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';

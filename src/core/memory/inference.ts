@@ -19,7 +19,7 @@ import { loraSlotBytes, unmergedAdapterBytes } from './multi-lora.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { expertStorageOf, sumParts } from './setup.js';
 import type { Parts, Setup } from './setup.js';
-import { compiledUpcastLoss, fusedLossChunk, withTower } from './training.js';
+import { chunkedHeadRows, compiledUpcastLoss, fusedLossChunk, withTower } from './training.js';
 import type { Holdings, PhaseParts } from './training.js';
 
 export type KvPool = { poolBytes: number; bytesPerToken: number; tokens: number };
@@ -347,16 +347,19 @@ export function largestTransient(s: Setup, hasHead: boolean): number {
   for (const g of arch.groups) transient = Math.max(transient, (chunk * g.ffn * g.topK * c) / tp);
   if (hasHead && V > 0) {
     const fused = fusedLossChunk(s);
+    const head = chunkedHeadRows(s);
     const lossTensor = s.training
-      ? fused !== null
-        ? fused * V * 4 // one chunk's fp32 logits, the size the fused loss caps
-        : s.fusedLinearLoss
-          ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
-          : o.chunkedLoss
-            ? 0
-            : compiledUpcastLoss(s)
-              ? tokens * V * c // a compiled loss's largest temporary: the 16-bit logits' gradient
-              : tokens * V * 4
+      ? head !== null
+        ? head * V * (compiledUpcastLoss(s) ? c : 4) // one chunk's largest (chunkedHead: training.ts)
+        : fused !== null
+          ? fused * V * 4 // one chunk's fp32 logits, the size the fused loss caps
+          : s.fusedLinearLoss
+            ? ligerChunkRows(tokens, V, arch.hidden) * V * c // one chunk of logits, re-made per chunk
+            : o.chunkedLoss
+              ? 0
+              : compiledUpcastLoss(s)
+                ? tokens * V * c // a compiled loss's largest temporary: the 16-bit logits' gradient
+                : tokens * V * 4
       : (fw.prefillLogits === 'all' ? tokens : o.batch) * V * 4;
     transient = Math.max(transient, lossTensor / tp);
   }

@@ -1,6 +1,6 @@
 /** A training step's work by phase: FLOPs, bytes, kernels and collectives, per mechanism. */
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
-import { FRAMEWORKS } from '../memory/frameworks.js';
+import { chunkedLossFuses, FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import {
   offloadSizes,
@@ -296,7 +296,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
       (m.attnLayers / m.layers) *
       causalShare +
     (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
-  const fusedLoss = o.chunkedLoss || compiled || w.liger;
+  const fusedLoss = chunkedLossFuses(o) || compiled || w.liger;
   const elem =
     tokens *
       layersHere *

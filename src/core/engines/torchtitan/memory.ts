@@ -12,7 +12,9 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   gradsPersist: false, // optimizer.zero_grad(set_to_none=True) after each step
   bnbSavesInput: false,
   bnbQuantizesAll: false,
-  chunkedLossCompiles: true,
+  // ChunkedLossWrapper compiles only its inner loss ("lm_head is not compiled"), never the model (torchtitan
+  // 0.3.0 components/loss.py ChunkedLossWrapper docstring): the chunked loss brings no model compile.
+  chunkedLossCompiles: false,
   fsdpRootUnit: true, // fully_shard(model) root: tok_embeddings, norm, output; not resharded after forward
   name: 'torchtitan (FSDP2)',
   // SelectiveAC's op policy saves the outputs of SDPA, reduce_scatter and every other mm/linear and recomputes
@@ -31,7 +33,18 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // (F.cross_entropy(pred.float(), ...)) in torch.compile when training.compile (components/loss.py @e7c0cae);
   // 0.3.0 when compile.enable and "loss" is in compile.components, default ["model", "loss"]
   // (components/loss.py BaseLoss._maybe_compile, config/configs.py CompileConfig @b5bcd76).
-  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2, compiledWithModel: true },
+  // --chunked-loss is the recipes' default ChunkedLossWrapper (the models/*/config_registry.py recipes build
+  // loss=ChunkedLossWrapper.Config), priced by chunkedHead (chunkedForward/Backward unread: 0): num_chunks = 8
+  // along the sequence, lm_head(chunk) -> loss -> backward per chunk inside the loss call, h_chunk.grad
+  // collected by GradAccumulator into torch.zeros_like(hidden, dtype=torch.float32) (4 bytes), cast to the
+  // hidden dtype (https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan/components/loss.py).
+  loss: {
+    ...UPCAST_LOSS,
+    chunkedForward: 0,
+    chunkedBackward: 0,
+    compiledWithModel: true,
+    chunkedHead: { chunks: 8, gradBytes: 4 },
+  },
   adamImpl: 'fused', // optimizer.implementation = "fused" default
   prefillLogits: 'last',
   kvCache: 'dynamic',

@@ -25,6 +25,10 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   // torchtitan's TP plan: SequenceParallel on the norms, loss_parallel on unless disabled
   // (https://github.com/pytorch/torchtitan: JobConfig parallelism.disable_loss_parallel = false).
   tpShardsNormsAndLoss: true,
+  // Every 0.3.0 recipe builds loss=ChunkedLossWrapper.Config (num_chunks 8) around CrossEntropyLoss; only the
+  // debug recipe llama3_debugmodel_ce_loss runs the plain loss (models/llama3/config_registry.py).
+  chunkedLossByDefault:
+    'torchtitan 0.3.0 recipes wrap the loss in ChunkedLossWrapper (components/loss.py; models/*/config_registry.py)',
   tp: true,
   pp: true,
   cp: true,
