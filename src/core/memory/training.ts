@@ -293,31 +293,7 @@ function lossHoldings(
     };
   }
   const rows = chunkedHeadRows(s);
-  if (rows !== null) {
-    // The chunked output layer (profile loss.chunkedHead) runs each chunk's logits, loss and backward inside
-    // the loss call, after the forward: one chunk's logits with the loss's backward tensors over them (its
-    // compiled or upcast loss), the fp32 gradient buffer of the hidden states, one chunk's hidden gradient
-    // and, past one sequence per micro-batch, the contiguous copies of the chunks (a split along the
-    // sequence is strided). Backward starts from the 16-bit hidden gradient the loss call hands it.
-    const perV = compiledUpcastLoss(s)
-      ? 2 * c
-      : fw.loss.upcast
-        ? c + UPCAST_BACKWARD_PER_VOCAB
-        : 2 * c;
-    const hiddenBytes = c * arch.hidden * tokens;
-    const gradBuffer = (fw.loss.chunkedHead?.gradBytes ?? c) * arch.hidden * tokens;
-    return {
-      saved: finalNorm,
-      logits: {
-        logitsFwd:
-          (rows * s.V * perV) / s.vocabShards +
-          gradBuffer +
-          c * arch.hidden * rows +
-          (o.batch > 1 ? hiddenBytes : 0),
-        logitsBwd: hiddenBytes,
-      },
-    };
-  }
+  if (rows !== null) return { saved: finalNorm, logits: chunkedHeadLogits(s, rows) };
   // A compiled upcast loss (engine profile loss.compiledWithModel) keeps the 16-bit logits in forward and them
   // with their 16-bit gradient in backward: Inductor's min-cut partitioner recomputes the upcast and
   // log-softmax from the saved logits and per-token reductions (torch/_functorch/partitioners.py
@@ -345,6 +321,32 @@ function lossHoldings(
       logitsFwd: (tokens * s.V * fwdPerV) / s.vocabShards,
       logitsBwd: (tokens * s.V * bwdPerV) / s.vocabShards,
     },
+  };
+}
+
+/**
+ * The chunked output layer (profile loss.chunkedHead) runs each chunk's logits, loss and backward inside
+ * the loss call, after the forward: one chunk's logits with the loss's backward tensors over them (its
+ * compiled or upcast loss), the fp32 gradient buffer of the hidden states, one chunk's hidden gradient
+ * and, past one sequence per micro-batch, the contiguous copies of the chunks (a split along the
+ * sequence is strided). Backward starts from the 16-bit hidden gradient the loss call hands it.
+ */
+function chunkedHeadLogits(s: Setup, rows: number): { logitsFwd: number; logitsBwd: number } {
+  const { o, fw, arch, c, tokens } = s;
+  const perV = compiledUpcastLoss(s)
+    ? 2 * c
+    : fw.loss.upcast
+      ? c + UPCAST_BACKWARD_PER_VOCAB
+      : 2 * c;
+  const hiddenBytes = c * arch.hidden * tokens;
+  const gradBuffer = (fw.loss.chunkedHead?.gradBytes ?? c) * arch.hidden * tokens;
+  return {
+    logitsFwd:
+      (rows * s.V * perV) / s.vocabShards +
+      gradBuffer +
+      c * arch.hidden * rows +
+      (o.batch > 1 ? hiddenBytes : 0),
+    logitsBwd: hiddenBytes,
   };
 }
 

@@ -97,8 +97,7 @@ function elemBytesPerTokenLayer(
   return elemSize * (norms + residual + act + rotary + layout);
 }
 
-// transformers' SDPA attention (LlamaSdpaAttention,
-// https://github.com/huggingface/transformers/blob/v4.36.2/src/transformers/models/llama/modeling_llama.py) passes the
+// transformers' SDPA attention (LlamaSdpaAttention, https://github.com/huggingface/transformers/blob/v4.36.2/src/transformers/models/llama/modeling_llama.py) passes the
 // 4-D mask with `is_causal=self.is_causal and attention_mask is None and q_len > 1`; the mask is dropped only when
 // every token of the batch is real (`torch.all(attention_mask == 1)`, modeling_attn_mask_utils.py
 // _prepare_4d_causal_attention_mask_for_sdpa), so a batch padded to its longest sample runs SDPA with attn_mask and
@@ -109,8 +108,7 @@ const SDPA_MASK_BYTES = 2;
 // aten/src/ATen/native/transformers/cuda/mem_eff_attention) runs at about half FlashAttention-2's rate or less on
 // the same GPU and shape. flash-attention's benchmarks/benchmark_flash_attention.py (@60499abc: xformers is
 // memory_efficient_attention with cutlass.FwOp/BwOp, against Flash2) on one GPU: fwd + bwd 26.34 against 54.58
-// TFLOPS at 2 x 8,192, head dim 64, causal; 14.96 against 44.99 at 16 x 1,024, head dim 128
-// (Dao-AILab/flash-attention#416).
+// TFLOPS at 2 x 8,192, head dim 64, causal; 14.96 against 44.99 at 16 x 1,024, head dim 128 (Dao-AILab/flash-attention#416).
 // xFormers' cutlass.FwOp "almost 2x slower" than its flash.FwOp at 32 heads x 128, sequences 512-65,536 on an A40
 // (facebookresearch/xformers#1074); "Flashv2 ... faster than the xFormers reimplementation across all problem sizes"
 // (facebookresearch/xformers#791). The backward is the slower part (24.44 against 54.43 TFLOPS in #416's first
