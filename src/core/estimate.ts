@@ -202,7 +202,12 @@ export function buildEstimate(
     if (serving) {
       const server = FRAMEWORKS[options.framework].server;
       const least = server?.poolHoldsMaxLen ? options.seq : 1;
-      if (!result.fits && server?.startRefusal && (m.poolStartBudget ?? 0) > 0 && serving.kvTokens < least)
+      if (
+        !result.fits &&
+        server?.startRefusal &&
+        (m.poolStartBudget ?? 0) > 0 &&
+        serving.kvTokens < least
+      )
         serving.startRefusal = server.startRefusal;
       result.serving = serving;
     }

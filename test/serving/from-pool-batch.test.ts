@@ -100,7 +100,9 @@ describe('a pool short of one max-context sequence', () => {
     expect(r.options.batch).toBe(1);
     expect(r.fits).toBe(false);
     expect(r.serving!.startRefusal).toMatch(/check_enough_kv_cache_memory/);
-    expect(r.warnings.join('\n')).toMatch(/holds no sequence of the max context 40,960: vLLM refuses to start/);
+    expect(r.warnings.join('\n')).toMatch(
+      /holds no sequence of the max context 40,960: vLLM refuses to start/,
+    );
     expect(await planFits(file, 'l4')).toBe(false);
   });
 
@@ -114,7 +116,9 @@ describe('a pool short of one max-context sequence', () => {
     expect(r.serving!.kvTokens).toBeLessThan(40960);
     expect(r.options.batch).toBe(1);
     expect(r.fits).toBe(true);
-    expect(r.warnings.join('\n')).toMatch(/SGLang starts and caps a request at its pool, max_req_len/);
+    expect(r.warnings.join('\n')).toMatch(
+      /SGLang starts and caps a request at its pool, max_req_len/,
+    );
   });
 
   it('SGLang with an empty pool: does not fit, naming its "Not enough memory" start-up error', async () => {
@@ -125,7 +129,9 @@ describe('a pool short of one max-context sequence', () => {
     const r = await estimate(file, { gpu: 'rtx-4060', weights: 'int4' });
     expect(r.serving!.kvTokens).toBe(0);
     expect(r.fits).toBe(false);
-    expect(r.serving!.startRefusal).toMatch(/Not enough memory\. Please try to increase --mem-fraction-static/);
+    expect(r.serving!.startRefusal).toMatch(
+      /Not enough memory\. Please try to increase --mem-fraction-static/,
+    );
   });
 });
 
@@ -151,7 +157,9 @@ describe('the published vLLM and SGLang serve lines', () => {
   );
 
   it('fit where the engine serves them (the Qwen3-Coder-480B FP8 line at 131k among them)', () => {
-    const coder = runPublished(cases.find((c) => c.id === 'vllm qwen3-coder-480b fp8 dp8 ep 131k h200')!);
+    const coder = runPublished(
+      cases.find((c) => c.id === 'vllm qwen3-coder-480b fp8 dp8 ep 131k h200')!,
+    );
     expect(coder.refusal).toBeNull();
     expect(coder.fits).toBe(true);
     expect(coder.deviceGiB!).toBeLessThan(141);

@@ -16,7 +16,7 @@ import type { VisionFile } from './vision-file.js';
 import type { FusedMoeGrid } from '../time/moe-grid-types.js';
 
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
-import type { AdmissionReserve, CacheLayoutProfile } from './layout-profiles.js';
+import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile } from './layout-profiles.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
@@ -369,22 +369,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     poolHoldsMaxLen?: boolean;
     admissionReserve?: AdmissionReserve;
     prefillFirst?: boolean; // a step that can prefill runs its prefill alone (absent: decodes share it, as vLLM V1's)
-    /** The error the server raises at start-up on a pool short of what it starts with (poolStartBudget), and its source. */
-    startRefusal?: string;
-    /** What a server that starts on a pool shorter than one max-context sequence does with a request, and its source. */
-    poolCapsRequest?: string;
-    /**
-     * Its running-request cap as the server resolves it (`given`: the command line's, else its default) from the
-     * pool's tokens, the max context and the GPU (from/pool-batch.ts: what a serve line runs at once).
-     */
-    runningCap?: (
-      given: number | undefined,
-      poolTokens: number,
-      context: number,
-      capacityBytes: number,
-      deviceName: string,
-    ) => number;
-  };
+  } & ServerStart;
   /**
    * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from
    * the process that steps the model (time/frontend.ts). `requestSeconds`: its work per chat request (HTTP

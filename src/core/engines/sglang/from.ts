@@ -114,7 +114,8 @@ export function readSglangCommand(
       "--context-length not given: SGLang takes the model's own context length; estimated with --seq (default 2048)",
     );
   const running = a.int('max-running-requests');
-  const cap = running === undefined ? undefined : dpa ? Math.max(1, Math.floor(running / dp)) : running;
+  const cap =
+    running === undefined ? undefined : dpa ? Math.max(1, Math.floor(running / dp)) : running;
   if (cap !== undefined) flags.batch = cap;
   const readNote =
     '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)';

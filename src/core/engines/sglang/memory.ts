@@ -107,9 +107,15 @@ export const SGLANG_EAGER_CALL_SECONDS =
  * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py, sglang 0.5.23): tokens / context_len x 512 held
  * to [2048, 4096]; --max-running-requests (per attention-DP rank) at most that, else at most half the pool's tokens.
  */
-export function sglangRunningCap(given: number | undefined, tokens: number, context: number): number {
+export function sglangRunningCap(
+  given: number | undefined,
+  tokens: number,
+  context: number,
+): number {
   const estimated = Math.max(Math.min(Math.floor((tokens / context) * 512), 4096), 2048);
-  return given !== undefined ? Math.min(given, estimated) : Math.min(estimated, Math.floor(tokens / 2));
+  return given !== undefined
+    ? Math.min(given, estimated)
+    : Math.min(estimated, Math.floor(tokens / 2));
 }
 
 export const SGLANG_MEMORY: FrameworkProfile = {

@@ -15,7 +15,10 @@ import {
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
-import { VLLM_DEFAULT_MAX_NUM_SEQS as DEFAULT_MAX_NUM_SEQS, VLLM_GPU_UTILIZATION } from './memory.js';
+import {
+  VLLM_DEFAULT_MAX_NUM_SEQS as DEFAULT_MAX_NUM_SEQS,
+  VLLM_GPU_UTILIZATION,
+} from './memory.js';
 import {
   ArgValues,
   prefixCacheFlag,
