@@ -44,9 +44,9 @@ export function vllmBatchedTokens(capacityBytes: number | undefined, deviceName?
   return large ? VLLM_MAX_BATCHED_TOKENS : VLLM_SMALL_GPU_BATCHED_TOKENS;
 }
 // The OpenAI server's default max_num_seqs: 256, 1024 on the GPUs of 70 GiB or more whose name lacks "a100" (the same
-// _set_default_args as max_num_batched_tokens: vllm/engine/arg_utils.py at 99d7eb5d).
-export const VLLM_DEFAULT_MAX_NUM_SEQS = 256;
-export const VLLM_LARGE_GPU_MAX_NUM_SEQS = 1024;
+// _set_default_args as max_num_batched_tokens).
+export const VLLM_DEFAULT_MAX_NUM_SEQS = 256; // vllm-project/vllm@99d7eb5d vllm/engine/arg_utils.py _set_default_args
+export const VLLM_LARGE_GPU_MAX_NUM_SEQS = 1024; // vllm-project/vllm@99d7eb5d vllm/engine/arg_utils.py _set_default_args
 
 /** The OpenAI server's default max_num_seqs on this GPU (VLLM_DEFAULT_MAX_NUM_SEQS above). */
 export function vllmMaxNumSeqs(capacityBytes: number, deviceName: string): number {
