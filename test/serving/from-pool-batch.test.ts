@@ -84,6 +84,16 @@ describe('a vLLM serve line without --max-num-seqs on one H100', () => {
     expect(r.warnings.join('\n')).toMatch(/--max-num-seqs not given/);
   });
 
+  it("vLLM's --config YAML of the same line runs the same batch", async () => {
+    const yaml = line('qwen3-8b.yaml', 'model: Qwen/Qwen3-8B\nmax_model_len: 40960');
+    const [a, b] = [
+      await estimate(file, { gpu: 'h100-sxm' }),
+      await estimate(yaml, { gpu: 'h100-sxm' }),
+    ];
+    expect(b.options.batch).toBe(a.options.batch);
+    expect(b.fits).toBe(true);
+  });
+
   it('plan --from gives the same verdict', async () => {
     expect(await planFits(file, 'h100-sxm')).toBe(true);
   });
