@@ -6,6 +6,8 @@ import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
 import type { RawFlags } from '../schema/flags.js';
 import { runEstimate } from './estimate-run.js';
 import { onlineModel } from './online-model.js';
+import { admitFromPool } from './from-pool.js';
+import { findGpu } from '../io/load-catalog.js';
 
 export async function runEstimateFrom(
   file: string,
@@ -24,6 +26,8 @@ export async function runEstimateFrom(
   const flags = mergeFlags(config, cliFlags);
   const arch = resolveModel(await onlineModel(spec));
   checkpointWeightsInto(config, cliFlags, flags, arch);
+  const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
+  admitFromPool(config, cliFlags, flags, arch, gpu);
   return inFromConfig(config, cliFlags, () =>
     runEstimate(arch, flags, json, {
       from: { file, format: config.format, deepspeed: config.deepspeedFile },

@@ -17,6 +17,7 @@ import { timeOptionsFromFlags } from '../schema/time.js';
 import { withEngineDefaults } from '../core/engines/defaults.js';
 import { renderExplainText } from '../ui/explain-text.js';
 import { onlineModel } from './online-model.js';
+import { admitFromPool } from './from-pool.js';
 
 const NOTHING_FITS = 2;
 
@@ -47,10 +48,11 @@ export async function runPlanFrom(
   const flags = mergeFlags(config, cli);
   const arch = resolveModel(await onlineModel(spec));
   checkpointWeightsInto(config, cli, flags, arch);
+  const gpu = findGpu(opts.gpu);
+  admitFromPool(config, cli, flags, arch, gpu);
   const options = inFromConfig(config, cli, () =>
     withEngineDefaults(optionsFromFlags(flags), flags),
   );
-  const gpu = findGpu(opts.gpu);
   // The config's engine bounds the context: past the model's positions where it scales RoPE itself (context.ts).
   inFromConfig(config, cli, () => assertEngineStructure(arch, options, engineOf(options)));
   // The run's accumulation (GRPO's generation batch), power limit and links, as `estimate --from` reads them.

@@ -95,6 +95,11 @@ export interface Serving {
   meanContext: number;
   sequencesAtMeanContext: number;
   sequencesAtMaxContext: number;
+  /**
+   * The server's start-up error (its profile's startRefusal) where the pool is short of what it starts with: one
+   * sequence of `seq` tokens (vLLM) or one token (SGLang), the reason `fits` is false.
+   */
+  startRefusal?: string;
 }
 
 /** The serving object of a memory estimate with a GPU (paged pools; llama.cpp's static slots), or undefined. */
@@ -194,7 +199,18 @@ export function buildEstimate(
           pagedStatesSpill(m),
           burst && serving ? { poolTokens: serving.kvTokens } : undefined,
         );
-    if (serving) result.serving = serving;
+    if (serving) {
+      const server = FRAMEWORKS[options.framework].server;
+      const least = server?.poolHoldsMaxLen ? options.seq : 1;
+      if (
+        !result.fits &&
+        server?.startRefusal &&
+        (m.poolStartBudget ?? 0) > 0 &&
+        serving.kvTokens < least
+      )
+        serving.startRefusal = server.startRefusal;
+      result.serving = serving;
+    }
   }
   return result;
 }

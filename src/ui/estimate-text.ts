@@ -91,6 +91,7 @@ export function renderEstimateText(r: EstimateResult): string {
         .slice(0, 3)
         .map((d) => `${COMPONENT_LABEL[d.component]} ${formatGiB(d.bytes)}`);
       lines.push(`largest components: ${top.join(', ')}`);
+      if (r.serving?.startRefusal) lines.push(r.serving.startRefusal);
     }
   }
   if (r.time) lines.push('', ...timeLines(r.time));

@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import '../../src/core/engines/registry.js';
 import { runEstimate } from '../../src/commands/estimate-run.js';
+import { admitFromPool } from '../../src/commands/from-pool.js';
+import { findGpu } from '../../src/io/load-catalog.js';
 import { checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
 import { inFromConfig, readFromConfig } from '../../src/io/from/read.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -86,6 +88,8 @@ function estimateJson(c: PublishedCase): string {
     const flags = mergeFlags(config, cli);
     const arch = resolveModel(c.model ?? config.model!);
     checkpointWeightsInto(config, cli, flags, arch);
+    // The batch the server runs at once on the GPU, as `estimate --from` takes it (commands/from-pool.ts).
+    if (typeof flags.gpu === 'string') admitFromPool(config, cli, flags, arch, findGpu(flags.gpu));
     inFromConfig(config, cli, () =>
       runEstimate(arch, flags as RawFlags, true, {
         from: { file, format: config.format, deepspeed: config.deepspeedFile },

@@ -56,6 +56,8 @@ export interface FromMapping {
    * config.json's quantization_config): the weights then follow the model (from/index.ts checkpointWeightsInto).
    */
   checkpointWeights?: boolean;
+  /** A serve line's running-request cap, which the pool's admission bounds (from/pool-batch.ts). */
+  poolAdmission?: PoolAdmission;
   /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
   build?: {
     kbitNormsCastBack?: boolean;
@@ -357,8 +359,20 @@ export function modulesToSave(
 }
 
 /** What an engine's reader makes of one server command. */
+/**
+ * A paged-pool server's command line: `--max-num-seqs` / `--max-running-requests` cap the running requests (`cap`,
+ * per replica; undefined: not given), which the scheduler admits while the pool has room, the rest waiting.
+ * `capFlag`: the flag as the engine names it; `readNote`: the reader's line for the cap it took without a GPU.
+ */
+export interface PoolAdmission {
+  cap: number | undefined;
+  capFlag: string;
+  readNote?: string;
+}
+
 export interface ServeReading {
   flags: FromFlags;
+  poolAdmission?: PoolAdmission;
   gpus: number;
   model: string | null;
   warnings: string[];

@@ -217,6 +217,7 @@ export function replicaMapping(
     deepspeedInline: null,
     memoryKeys,
     checkpointWeights: flags.weights === undefined,
+    ...(first!.poolAdmission ? { poolAdmission: first!.poolAdmission } : {}),
   };
 }
 
@@ -227,9 +228,16 @@ export type { ServeReading };
 export function servedReading(
   a: ArgValues,
   noEffect: readonly string[],
-  r: { flags: FromFlags; gpus: number; ref: string | null; warnings: string[] },
+  r: {
+    flags: FromFlags;
+    gpus: number;
+    ref: string | null;
+    warnings: string[];
+    poolAdmission?: ServeReading['poolAdmission'];
+  },
 ): ServeReading {
   return {
+    ...(r.poolAdmission ? { poolAdmission: r.poolAdmission } : {}),
     flags: r.flags,
     gpus: r.gpus,
     model: servedModel(r.ref),

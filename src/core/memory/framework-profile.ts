@@ -16,7 +16,7 @@ import type { VisionFile } from './vision-file.js';
 import type { FusedMoeGrid } from '../time/moe-grid-types.js';
 
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
-import type { AdmissionReserve, CacheLayoutProfile } from './layout-profiles.js';
+import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile } from './layout-profiles.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
@@ -370,7 +370,7 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     poolHoldsMaxLen?: boolean;
     admissionReserve?: AdmissionReserve;
     prefillFirst?: boolean; // a step that can prefill runs its prefill alone (absent: decodes share it, as vLLM V1's)
-  };
+  } & ServerStart;
   /**
    * A serving engine's frontend: the host process that takes the HTTP requests and streams the answers, apart from
    * the process that steps the model (time/frontend.ts). `requestSeconds`: its work per chat request (HTTP

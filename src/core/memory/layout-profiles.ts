@@ -97,3 +97,22 @@ export interface AdmissionReserve {
   /** The most output tokens a request's reserve counts. */
   clipTokens: number;
 }
+
+/** A paged-pool server's start and admission (FrameworkProfile.server), for `--from` serve lines (from/pool-batch.ts). */
+export interface ServerStart {
+  /** The error the server raises at start-up on a pool short of what it starts with (poolStartBudget), and its source. */
+  startRefusal?: string;
+  /** What a server that starts on a pool shorter than one max-context sequence does with a request, and its source. */
+  poolCapsRequest?: string;
+  /**
+   * Its running-request cap as the server resolves it (`given`: the command line's, else its default) from the
+   * pool's tokens, the max context and the GPU.
+   */
+  runningCap?: (
+    given: number | undefined,
+    poolTokens: number,
+    context: number,
+    capacityBytes: number,
+    deviceName: string,
+  ) => number;
+}

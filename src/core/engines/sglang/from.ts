@@ -114,11 +114,18 @@ export function readSglangCommand(
       "--context-length not given: SGLang takes the model's own context length; estimated with --seq (default 2048)",
     );
   const running = a.int('max-running-requests');
-  if (running !== undefined) flags.batch = dpa ? Math.max(1, Math.floor(running / dp)) : running;
-  else
-    warnings.push(
-      '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)',
-    );
+  const cap =
+    running === undefined ? undefined : dpa ? Math.max(1, Math.floor(running / dp)) : running;
+  if (cap !== undefined) flags.batch = cap;
+  const readNote =
+    '--max-running-requests not given: SGLang admits as many as its KV pool holds; estimated with --batch (default 1)';
+  if (cap === undefined) warnings.push(readNote);
+  // A cap on running requests: with --gpu the batch is what the pool admits (from/pool-batch.ts).
+  const poolAdmission = {
+    cap,
+    capFlag: '--max-running-requests',
+    ...(cap === undefined ? { readNote } : {}),
+  };
   servedWeightsInto(a, ref, flags, warnings, 'SGLang');
   const kv = a.choice('kv-cache-dtype', KV_DTYPES);
   if (kv?.startsWith('fp8')) flags['kv-cache-dtype'] = 'fp8';
@@ -146,7 +153,7 @@ export function readSglangCommand(
   );
   // DP attention: one engine of --tp-size GPUs; otherwise --dp-size replicas of tp x pp.
   const gpus = dpa ? tpSize * pp : tp * pp * dp;
-  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
+  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings, poolAdmission });
 }
 
 /**

@@ -103,6 +103,22 @@ const SGLANG_ADMISSION_RESERVE: AdmissionReserve = {
 export const SGLANG_EAGER_CALL_SECONDS =
   82.6e-3 / (3 * SGLANG_SM90_DEEPSEEK_EXTEND.dense + 58 * SGLANG_SM90_DEEPSEEK_EXTEND.moe + 2 * 61);
 
+/**
+ * SGLang's running-request cap (ModelRunnerKVCacheMixin._resolve_max_num_reqs,
+ * python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py, sglang 0.5.23): tokens / context_len x 512 held
+ * to [2048, 4096]; --max-running-requests (per attention-DP rank) at most that, else at most half the pool's tokens.
+ */
+export function sglangRunningCap(
+  given: number | undefined,
+  tokens: number,
+  context: number,
+): number {
+  const estimated = Math.max(Math.min(Math.floor((tokens / context) * 512), 4096), 2048);
+  return given !== undefined
+    ? Math.min(given, estimated)
+    : Math.min(estimated, Math.floor(tokens / 2));
+}
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...SERVING_BASE,
   id: 'sglang',
@@ -121,6 +137,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
     // the decode batch only otherwise; mixing them is opt-in (enable_mixed_chunk, default False): sgl-project/sglang
     // v0.5.5.post1 python/sglang/srt/managers/scheduler.py and srt/server_args.py.
     prefillFirst: true,
+    // init_memory_pool raises on an empty pool (model_runner_kv_cache_mixin.py, sglang 0.5.23); a pool shorter than
+    // --context-length starts, its requests capped at the pool (scheduler.py max_req_input_len).
+    startRefusal:
+      'SGLang refuses to start: "Not enough memory. Please try to increase --mem-fraction-static." (init_memory_pool, python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py, sglang 0.5.23)',
+    poolCapsRequest:
+      'SGLang starts and caps a request at its pool, max_req_len = min(context_len - 1, max_total_num_tokens - 1) (python/sglang/srt/managers/scheduler.py, sglang 0.5.23): a longer prompt is refused',
+    runningCap: sglangRunningCap,
   },
   cudaContextMiB: TORCH_CONTEXT_MIB,
   allocatorSlack: 0.02,

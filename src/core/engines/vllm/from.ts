@@ -15,7 +15,10 @@ import {
   type FlagSpec,
   type ServeCommand,
 } from '../../from/serve-line.js';
-import { VLLM_GPU_UTILIZATION } from './memory.js';
+import {
+  VLLM_DEFAULT_MAX_NUM_SEQS as DEFAULT_MAX_NUM_SEQS,
+  VLLM_GPU_UTILIZATION,
+} from './memory.js';
 import {
   ArgValues,
   prefixCacheFlag,
@@ -107,8 +110,6 @@ const KV_DTYPES = [
   'fp8_inc',
   'fp8_ds_mla',
 ] as const;
-// _set_default_args: max_num_seqs 256 for the OpenAI server (1024 on GPUs of 70 GiB or more other than A100).
-const DEFAULT_MAX_NUM_SEQS = 256;
 
 /** --speculative-config JSON (SpeculativeConfig: method, num_speculative_tokens) → --speculative flags. */
 function speculativeInto(
@@ -167,10 +168,14 @@ export function readVllmCommand(
     );
   const seqs = a.int('max-num-seqs');
   flags.batch = seqs ?? DEFAULT_MAX_NUM_SEQS;
-  if (seqs === undefined)
-    warnings.push(
-      `--max-num-seqs not given: vLLM's default is ${DEFAULT_MAX_NUM_SEQS} (1024 on 70 GiB GPUs other than A100); estimated with ${DEFAULT_MAX_NUM_SEQS}`,
-    );
+  const readNote = `--max-num-seqs not given: vLLM's default is ${DEFAULT_MAX_NUM_SEQS} (1024 on 70 GiB GPUs other than A100); estimated with ${DEFAULT_MAX_NUM_SEQS}`;
+  if (seqs === undefined) warnings.push(readNote);
+  // A cap on running requests, not a concurrency: with --gpu the batch is what the pool admits (from/pool-batch.ts).
+  const poolAdmission = {
+    cap: seqs,
+    capFlag: '--max-num-seqs',
+    ...(seqs === undefined ? { readNote } : {}),
+  };
   servedWeightsInto(a, ref, flags, warnings, 'vLLM');
   // --moe-backend (KernelConfig.moe_backend, vllm/config/kernel.py at 0.33.0): `marlin` is the MoE the estimate times
   // for MXFP4 experts below compute capability 10.0 (time/decode.ts kernelOn), what vramplan's launch writes there
@@ -209,7 +214,7 @@ export function readVllmCommand(
     warnings,
     '--enable-prefix-caching',
   );
-  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings });
+  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings, poolAdmission });
 }
 
 /** `--from` of vLLM server command lines. */

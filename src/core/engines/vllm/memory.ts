@@ -43,6 +43,18 @@ export function vllmBatchedTokens(capacityBytes: number | undefined, deviceName?
   const large = capacityBytes >= VLLM_LARGE_GPU_BYTES && !/a100/i.test(deviceName ?? '');
   return large ? VLLM_MAX_BATCHED_TOKENS : VLLM_SMALL_GPU_BATCHED_TOKENS;
 }
+// The OpenAI server's default max_num_seqs: 256, 1024 on the GPUs of 70 GiB or more whose name lacks "a100" (the same
+// _set_default_args as max_num_batched_tokens).
+export const VLLM_DEFAULT_MAX_NUM_SEQS = 256; // vllm-project/vllm@99d7eb5d vllm/engine/arg_utils.py _set_default_args
+export const VLLM_LARGE_GPU_MAX_NUM_SEQS = 1024; // vllm-project/vllm@99d7eb5d vllm/engine/arg_utils.py _set_default_args
+
+/** The OpenAI server's default max_num_seqs on this GPU (VLLM_DEFAULT_MAX_NUM_SEQS above). */
+export function vllmMaxNumSeqs(capacityBytes: number, deviceName: string): number {
+  return vllmBatchedTokens(capacityBytes, deviceName) === VLLM_MAX_BATCHED_TOKENS
+    ? VLLM_LARGE_GPU_MAX_NUM_SEQS
+    : VLLM_DEFAULT_MAX_NUM_SEQS;
+}
+
 // vLLM v1 profile_run ends with _dummy_sampler_run over one row per sequence slot, top_p 0.9 and top_k
 // vocab-1 (vllm/v1/worker/gpu_model_runner.py), so apply_top_k_top_p sorts the whole vocabulary: fp32 logits
 // (4 B), sort values (4) and int64 indices (8), the two masks (1 + 1), softmax of the sorted logits (4),
@@ -184,6 +196,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
     // V1 start-up raises "To serve at least one request with the models's max seq len ..." when the KV memory left
     // holds less than one max_model_len request (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
     poolHoldsMaxLen: true,
+    startRefusal:
+      'vLLM refuses to start: "To serve at least one request with the models\'s max seq len (...), (... GiB KV cache is needed, which is larger than the available KV cache memory (... GiB). ... Try increasing `gpu_memory_utilization` or decreasing `max_model_len`" (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py, vllm 0.33.0)',
+    // max_num_seqs caps the running requests; the scheduler admits while the pool has blocks (vllm/v1/core/sched/scheduler.py).
+    runningCap: (given, _tokens, _context, capacityBytes, deviceName) =>
+      given ?? vllmMaxNumSeqs(capacityBytes, deviceName),
   },
   // The V1 API server: one process (--api-server-count 1 unless data-parallel) apart from EngineCore
   // (https://docs.vllm.ai/en/latest/design/arch_overview/), its costs per chat request and per streamed token.
