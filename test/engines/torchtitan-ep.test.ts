@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import { onEngine } from '../../src/core/engines/index.js';
 import { emitTorchtitan, TORCHTITAN_FILE } from '../../src/core/engines/torchtitan/launch.js';
 import { parseTorchtitanRecipe } from '../../src/core/engines/torchtitan/from.js';
 import { mergeFlags } from '../../src/core/from/index.js';
@@ -15,25 +15,13 @@ import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { TORCHTITAN_BASE, torchtitanInput } from '../helpers/torchtitan-input.js';
 
-const BASE = { framework: 'torchtitan', method: 'full', weights: 'fp32', zero: 3 };
+const BASE = TORCHTITAN_BASE;
 const GiB = 1024 ** 3;
 
-function input(model: string, flags: Record<string, unknown>): LaunchInput {
-  const arch = resolveModel(model);
-  const asked = optionsFromFlags({ ...BASE, ...flags });
-  const options = onEngine(asked, engineOf(asked));
-  const gpu = findGpu('h100-sxm');
-  return {
-    arch,
-    options,
-    gpu,
-    gradAccum: 2,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? model,
-  };
-}
+const input = (model: string, flags: Record<string, unknown>): LaunchInput =>
+  torchtitanInput(model, flags, { gradAccum: 2 });
 
 describe('--ep for training', () => {
   it('is accepted with --framework torchtitan and refused by the other training engines', () => {

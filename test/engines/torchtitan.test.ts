@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
-import { engineOf, onEngine } from '../../src/core/engines/index.js';
+import { onEngine } from '../../src/core/engines/index.js';
 import {
   emitTorchtitan,
   pyLiteral,
@@ -19,29 +19,11 @@ import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { TORCHTITAN_BASE, torchtitanInput } from '../helpers/torchtitan-input.js';
 
-const BASE = { framework: 'torchtitan', method: 'full', weights: 'fp32', zero: 3 };
+const BASE = TORCHTITAN_BASE;
 
-function input(
-  model: string,
-  flags: Record<string, unknown>,
-  extra: Partial<LaunchInput> = {},
-): LaunchInput {
-  const arch = resolveModel(model);
-  const asked = optionsFromFlags({ ...BASE, ...flags });
-  const options = onEngine(asked, engineOf(asked));
-  const gpu = findGpu('h100-sxm');
-  return {
-    arch,
-    options,
-    gpu,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? model,
-    ...extra,
-  };
-}
+const input = torchtitanInput;
 
 function files(x: LaunchInput): Record<string, string> {
   const out = emitTorchtitan(x);

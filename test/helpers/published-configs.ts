@@ -60,19 +60,36 @@ const finite = (v: unknown): boolean => {
 export const finiteEstimate = (r: { perGpu: unknown; time?: unknown }): boolean =>
   finite(r.perGpu) && finite(r.time ?? {});
 
-/** What `run` writes to stdout (an in-process `estimate --json`); stdout is restored after, also when it throws. */
-export function stdoutOf(run: () => void): string {
+/** Swaps stdout's write for a collector; `restore` puts it back. */
+function captureStdout(): { text: () => string; restore: () => void } {
   let out = '';
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((s: string) => {
     out += s;
     return true;
   }) as typeof process.stdout.write;
+  return { text: () => out, restore: () => void (process.stdout.write = write) };
+}
+
+/** What `run` writes to stdout (an in-process `estimate --json`); stdout is restored after, also when it throws. */
+export function stdoutOf(run: () => void): string {
+  const c = captureStdout();
   try {
     run();
-    return out;
+    return c.text();
   } finally {
-    process.stdout.write = write;
+    c.restore();
+  }
+}
+
+/** stdoutOf for a command that runs asynchronously (`estimate --from`, `plan --from`). */
+export async function stdoutOfAsync(run: () => Promise<unknown>): Promise<string> {
+  const c = captureStdout();
+  try {
+    await run();
+    return c.text();
+  } finally {
+    c.restore();
   }
 }
 

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runEstimateFrom } from '../../src/commands/estimate-from.js';
 import { runPlanFrom } from '../../src/commands/plan-from.js';
-import { PUBLISHED, publishedCases, runPublished } from '../helpers/published-configs.js';
+import {
+  PUBLISHED,
+  publishedCases,
+  runPublished,
+  stdoutOfAsync,
+} from '../helpers/published-configs.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vramplan-poolbatch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,29 +31,13 @@ interface Out {
   warnings: string[];
 }
 
-/** What a command writes to stdout. */
-async function stdoutOf(run: () => Promise<number>): Promise<string> {
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((s: string) => {
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    await run();
-    return out;
-  } finally {
-    process.stdout.write = write;
-  }
-}
-
 const estimate = async (file: string, flags: Record<string, unknown>): Promise<Out> =>
-  JSON.parse(await stdoutOf(() => runEstimateFrom(file, undefined, flags, true))) as Out;
+  JSON.parse(await stdoutOfAsync(() => runEstimateFrom(file, undefined, flags, true))) as Out;
 
 const planFits = async (file: string, gpu: string, model?: string): Promise<boolean> =>
   (
     JSON.parse(
-      await stdoutOf(() =>
+      await stdoutOfAsync(() =>
         runPlanFrom(file, undefined, { gpu, json: true, ...(model ? { model } : {}) }),
       ),
     ) as { fits: boolean }
