@@ -10,7 +10,7 @@ import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { CALIBRATION_DIR, caseArch } from '../../src/io/load-calibration.js';
 import { buildContextOf, calibrationRows } from '../../src/commands/validate-run.js';
-import { findGpu } from '../../src/io/load-catalog.js';
+import { findGpu, loadGpus } from '../../src/io/load-catalog.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 
 interface Row {
@@ -34,6 +34,11 @@ const rowsOf = (file: string): Row[] =>
 
 const configShipped = (r: Row): boolean =>
   existsSync(join(CALIBRATION_DIR, 'configs', r.config_file.replace(/^configs\//, '')));
+
+const CATALOG_GPUS = new Set(loadGpus().flatMap((g) => [g.id, ...(g.aliases ?? [])]));
+/** A row run on a GPU the catalog does not hold is carried unscored, as a row without its config.json is. */
+const gpuInCatalog = (r: Row): boolean =>
+  typeof r.flags?.gpu !== 'string' || CATALOG_GPUS.has(r.flags.gpu);
 
 /** The estimate of a row as `vramplan estimate --model <its config> <its flags>` runs it (throws as the CLI does). */
 function estimateRow(row: Row, metric: 'allocated' | 'reserved' | 'device' = 'allocated'): number {
@@ -73,7 +78,9 @@ const MEASURED = [
 
 describe('every calibration row runs through estimate', () => {
   for (const file of MEASURED) {
-    const rows = rowsOf(file).filter((r) => r.flags !== undefined && configShipped(r));
+    const rows = rowsOf(file).filter(
+      (r) => r.flags !== undefined && configShipped(r) && gpuInCatalog(r),
+    );
     it(`${file}: all ${rows.length} rows with settings are estimated, none refused`, () => {
       expect(rows.length).toBeGreaterThan(0);
       const refused: string[] = [];
@@ -87,6 +94,16 @@ describe('every calibration row runs through estimate', () => {
       expect(refused).toEqual([]);
     });
   }
+
+  it('a row on a GPU the catalog does not hold is unscored and says why', () => {
+    const missing = [...MEASURED, 'informative.json']
+      .flatMap((f) => rowsOf(f))
+      .filter((r) => !gpuInCatalog(r));
+    for (const r of missing) {
+      expect(r.scorable, r.id).toBe(false);
+      expect(r.why_not, r.id).toMatch(/not in the catalog/);
+    }
+  });
 
   it('a row whose config.json is not shipped is unscored and says why', () => {
     const missing = [...MEASURED, 'informative.json']
