@@ -40,6 +40,8 @@ export const ROCM_KERNELS = [
   'petit',
   /** AMD's AITER kernels (SGLang's MXFP4 MoE on gfx950). */
   'aiter',
+  /** SGLang's Triton fused_moe over MXFP4 experts it upcast to BF16 at load (FrameworkProfile.mxfp4UpcastExperts). */
+  'triton-bf16',
 ] as const;
 export type RocmKernel = (typeof ROCM_KERNELS)[number];
 /** By weight dtype, the kernel an engine runs on AMD GPUs in place of each family (FrameworkProfile.rocmKernelNames). */

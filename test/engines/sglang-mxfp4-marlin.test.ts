@@ -113,8 +113,16 @@ describe("SGLang's MXFP4 runner table", () => {
   it('reads triton_kernel on 8.x and 9.x, flashinfer_mxfp4 on 10.x and 12.x, Marlin from 9.0', () => {
     expect(SGLANG_MXFP4_MARLIN_FROM).toBe(9);
     for (const cc of [8.0, 8.6, 8.9])
-      expect(sglangMxfp4Runner(cc)).toEqual({ auto: 'triton_kernel', marlin: false });
-    expect(sglangMxfp4Runner(9.0)).toEqual({ auto: 'triton_kernel', marlin: true });
+      expect(sglangMxfp4Runner(cc)).toEqual({
+        auto: 'triton_kernel',
+        marlin: false,
+        autoUnderEp: 'upcast',
+      });
+    expect(sglangMxfp4Runner(9.0)).toEqual({
+      auto: 'triton_kernel',
+      marlin: true,
+      autoUnderEp: 'upcast',
+    });
     for (const cc of [10.0, 12.0]) expect(sglangMxfp4Runner(cc)?.auto).toBe('flashinfer_mxfp4');
     expect(sglangMxfp4Runner(11.0)).toBeNull();
   });

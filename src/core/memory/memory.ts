@@ -199,6 +199,8 @@ export function estimateMemory(
   ctx: EstimateContext = {},
   policy: PolicyMemory = policyMemory,
 ): MemoryEstimate {
+  // MXFP4 experts the engine upcasts at load (EstimateContext.mxfp4Upcast): held as a BF16 model.
+  if (ctx.mxfp4Upcast === true && o.weights === 'mxfp4') o = { ...o, weights: 'bf16' };
   // Preference / RL objectives: the policy's SFT step plus the reference and rollout engine (objective.ts).
   // Paged states fill what the card has free once everything else (the objective's extras too) is placed.
   const m = isPreferenceOrRl(o)

@@ -18,6 +18,12 @@ export interface Mxfp4ExpertProfile {
    * the GPU holds (memory/mxfp4-pad-bytes.ts). Absent, or a path absent: the checkpoint's shape.
    */
   mxfp4ExpertPad?: Partial<Record<'marlin' | 'trtllmGen' | 'rocm', Mxfp4ExpertPad>>;
+  /**
+   * Where the engine upcasts the routed experts to BF16 at load, on a CUDA card of compute capability `cc` at expert
+   * parallelism `ep` (no MXFP4 MoE runner of its launch takes them there): memory holds and time reads a BF16 model,
+   * its experts through the BF16 fused MoE (time/mxfp4-upcast.ts). Absent, or false: held as MXFP4.
+   */
+  mxfp4UpcastExperts?: (cc: number, ep: number) => boolean;
 }
 
 /**

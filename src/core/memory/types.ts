@@ -127,6 +127,8 @@ export interface EstimateContext {
    * Absent (no GPU given): held at the checkpoint's shape.
    */
   mxfp4Kernel?: Mxfp4KernelContext;
+  /** The engine holds the MXFP4 experts upcast to BF16 on the GPU given (time/mxfp4-upcast.ts): a BF16 model. */
+  mxfp4Upcast?: boolean;
   /**
    * Skip rounding the breakdown and listing the phases (`phases` is empty): for callers that read only
    * totals and stage summaries, e.g. memorySurface, which makes thousands of estimates per search.

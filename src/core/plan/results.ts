@@ -23,6 +23,7 @@ import { firstFit, nodeWallWatts, reportedOrder } from '../hardware/power.js';
 import { GiB, MiB } from '../units.js';
 import { quantizerHostBytes } from './made-weights.js';
 import { servingGpuContext } from '../time/gpu-memory-context.js';
+import { upcastsMxfp4Experts } from '../time/mxfp4-upcast.js';
 import { admittedOr, planServing, queuedAt } from './admitted.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -243,7 +244,14 @@ function planEstimate(
       ctx,
       options,
       gpu,
-      estimateMemory(ctx.arch, options, paged ? servingGpuContext(gpu, options) : {}),
+      estimateMemory(
+        ctx.arch,
+        options,
+        // MXFP4 experts the engine upcasts on this GPU are held in BF16 (time/mxfp4-upcast.ts).
+        paged
+          ? servingGpuContext(gpu, options)
+          : { mxfp4Upcast: upcastsMxfp4Experts(options, gpu) },
+      ),
     );
   // Another view of the model estimated these options on this GPU already (view-memo.ts).
   const m = ctx.views

@@ -1,5 +1,6 @@
 /** The contract's `time` object: the step or decode time of one configuration on one GPU. */
 import type { Arch } from '../model/arch.js';
+import { upcastOptions, upcastsMxfp4Experts } from './mxfp4-upcast.js';
 import { towerTime } from './vision.js';
 import type { Gpu } from '../../schema/gpu.js';
 import { moeGroupOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
@@ -333,12 +334,17 @@ export function estimateTime(
   pagedSpilled = false,
   burstPool?: BurstPool,
 ): TimeResult {
+  // MXFP4 experts the engine upcasts at load run as a BF16 model through its BF16 fused MoE (time/mxfp4-upcast.ts).
+  const upcast = upcastsMxfp4Experts(o, gpu);
+  if (upcast) o = upcastOptions(o);
   const arch = servedArch(model, o);
   const m = modelFacts(arch);
   const r = gpuRates(gpu, t, o.method === 'inference');
   const settings = {
     ...t,
-    quantFormat: kernelName(kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r), o, r),
+    quantFormat: upcast
+      ? 'triton-bf16'
+      : kernelName(kernelOn(t.quantFormat ?? defaultQuantFormat(o), o, r), o, r),
     interconnect: t.interconnect ?? defaultInterconnect(gpu),
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };

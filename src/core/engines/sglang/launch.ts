@@ -41,7 +41,8 @@ export function sglangArgs(x: LaunchInput, online: boolean): string[] {
   const args = [
     `--tp-size ${o.tp * ranks}`,
     ...(o.dpAttention ? [`--dp-size ${ranks}`, '--enable-dp-attention'] : []),
-    ...(o.dpAttention && (o.ep ?? 1) > 1 ? [`--ep-size ${o.ep}`] : []),
+    // Expert parallelism, with or without DP attention (ServerArgs.ep_size: the experts over that many of the TP ranks).
+    ...((o.ep ?? 1) > 1 ? [`--ep-size ${o.ep}`] : []),
     `--pp-size ${o.pp}`,
     `--context-length ${o.seq}`,
     `--max-running-requests ${o.batch * ranks}`,

@@ -12,7 +12,7 @@ import {
 } from '../vllm/memory.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS } from '../vllm/eager-ops.js';
 import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
-import { SGLANG_CUDA_KERNEL_NAMES } from './mxfp4-runner.js';
+import { SGLANG_CUDA_KERNEL_NAMES, sglangUpcastsMxfp4Experts } from './mxfp4-runner.js';
 import { SERVING_BASE } from '../serving-base.js';
 import {
   FLASHINFER_TRTLLM_FP8_BLOCK_MOE,
@@ -182,6 +182,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   rocmKernelNames: SGLANG_ROCM_KERNEL_NAMES,
   // Below SM90 its MXFP4 MoE runs triton_kernels' matmul, not Marlin (engines/sglang/mxfp4-runner.ts).
   cudaKernelNames: SGLANG_CUDA_KERNEL_NAMES,
+  // Under --ep-size below SM100 (no Marlin launched) it upcasts MXFP4 experts to BF16 (engines/sglang/mxfp4-runner.ts).
+  mxfp4UpcastExperts: sglangUpcastsMxfp4Experts,
   fusedKernels: true, // CUDA graphs for decode batches up to cuda_graph_max_bs
   // Its graph replays the same unfused chain of library kernels as vLLM's (engines/graph-kernel.ts, sized from SGLang).
   graphKernelSeconds: SERVING_GRAPH_KERNEL_SECONDS,

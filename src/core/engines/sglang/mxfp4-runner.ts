@@ -11,6 +11,14 @@
  * - `--moe-runner-backend marlin`: layers/quantization/mxfp4.py `Mxfp4MoEMethod.process_weights_after_loading`
  *   raises RuntimeError("MXFP4 Marlin requires SM90+.") unless `is_sm90`, `is_sm100` or `is_sm120`
  *   (utils/common.py: capability majors 9, 10 and 12).
+ * - `--ep-size` above 1 with `auto` below SM100: gpt_oss.py sets no runner (triton_kernel only at `ep_size == 1`), so
+ *   `Mxfp4MoEMethod.process_weights_after_loading` takes neither Marlin, DeepGEMM, triton_kernels nor the CPU/XPU
+ *   branches and falls to its final `else` (mxfp4.py:1115-1131): `upcast_from_mxfp(..., target_dtype=torch.bfloat16)`
+ *   on w13 and w2, the MXFP4 tensors and scales deleted; `create_moe_runner` then resolves `auto` to
+ *   MoeRunnerBackend.TRITON (mxfp4.py:1443-1450), the Triton fused_moe over BF16 weights. The GPU holds the routed
+ *   experts at 2 bytes a value, not 4.25 bits (FrameworkProfile.mxfp4UpcastExperts; time/mxfp4-upcast.ts).
+ * - Marlin under `--ep-size`: `_apply_marlin` passes the dispatcher's `local_expert_mapping` as Marlin's
+ *   `expert_map` (mxfp4_marlin_moe.py `build_marlin_moe_quant_info`), no EP check refuses it: MXFP4 stays MXFP4.
  * vramplan's launch writes `--moe-runner-backend marlin` on 9.x, where the estimate times Marlin
  * (time/mxfp4-pad.ts mxfp4Path), and leaves the runner to SGLang elsewhere.
  */
@@ -25,6 +33,11 @@ export interface SglangMxfp4Runner {
   auto: 'triton_kernel' | 'flashinfer_mxfp4';
   /** `--moe-runner-backend marlin` loads (mxfp4.py: is_sm90, is_sm100 or is_sm120). */
   marlin: boolean;
+  /**
+   * What `auto` does at `--ep-size` above 1: flashinfer_mxfp4 (gpt_oss.py sets it whatever the EP size), or
+   * `upcast`: no runner set, the experts upcast to BF16 at load and run the Triton fused_moe (mxfp4.py:1115-1131).
+   */
+  autoUnderEp: 'flashinfer_mxfp4' | 'upcast';
 }
 
 /**
@@ -33,10 +46,10 @@ export interface SglangMxfp4Runner {
  * (triton below 595, triton_kernel from it).
  */
 export const SGLANG_MXFP4_RUNNERS: Readonly<Record<number, SglangMxfp4Runner>> = {
-  8: { auto: 'triton_kernel', marlin: false },
-  9: { auto: 'triton_kernel', marlin: true },
-  10: { auto: 'flashinfer_mxfp4', marlin: true },
-  12: { auto: 'flashinfer_mxfp4', marlin: true },
+  8: { auto: 'triton_kernel', marlin: false, autoUnderEp: 'upcast' },
+  9: { auto: 'triton_kernel', marlin: true, autoUnderEp: 'upcast' },
+  10: { auto: 'flashinfer_mxfp4', marlin: true, autoUnderEp: 'flashinfer_mxfp4' },
+  12: { auto: 'flashinfer_mxfp4', marlin: true, autoUnderEp: 'flashinfer_mxfp4' },
 };
 
 /** The runner row for a CUDA card of compute capability `cc`, or null where the table does not say. */
@@ -70,4 +83,14 @@ export const SGLANG_CUDA_KERNEL_NAMES: CudaKernelNames = {
 export function sglangLaunchesMxfp4Marlin(cc: number): boolean {
   const r = sglangMxfp4Runner(cc);
   return cc < 10 && r !== null && r.marlin && r.auto !== 'flashinfer_mxfp4';
+}
+
+/**
+ * Whether SGLang holds gpt-oss's MXFP4 experts upcast to BF16 on a CUDA card of compute capability `cc` at expert
+ * parallelism `ep`, under the runner vramplan's launch writes (FrameworkProfile.mxfp4UpcastExperts): `auto` above EP 1
+ * where the table says `upcast`, never where launch asks for Marlin (which takes EP: note above).
+ */
+export function sglangUpcastsMxfp4Experts(cc: number, ep: number): boolean {
+  if (ep <= 1 || sglangLaunchesMxfp4Marlin(cc)) return false;
+  return sglangMxfp4Runner(cc)?.autoUnderEp === 'upcast';
 }
