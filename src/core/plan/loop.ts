@@ -360,15 +360,8 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const capacity = t.capBytes[h]!;
   if (Number.isNaN(f.device)) deferredInto(L.ctx, r, f);
   // MXFP4 experts the engine upcasts to BF16 on this card (plan/mxfp4-upcast-fit.ts).
-  const upcast =
-    f.o.weights === 'mxfp4'
-      ? mxfp4UpcastBytes(
-          L.ctx.arch,
-          { ...f.o, gpus: f.o.tp * f.o.pp * L.ctx.rows.dp[r]! },
-          ENGINE_PROFILES[f.engine].framework,
-          L.ctx.hw[h]!.gpu,
-        )
-      : 0;
+  const fw = ENGINE_PROFILES[f.engine].framework;
+  const upcast = mxfp4UpcastBytes(L.ctx.arch, f.o, L.ctx.rows.dp[r]!, fw, L.ctx.hw[h]!.gpu);
   const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!) + upcast;
   if (device > capacity && !poolAdmits(L, f, r, h)) {
     const score = device / capacity + f.count * 1e-6;
@@ -378,7 +371,8 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   // A paged-pool server starts only where its pool fraction of the GPU holds its start budget, a colocated
   // vLLM only where its share holds its weights and one request.
   const gpu = t.gpuBytes[h]!;
-  const short = f.start > 0 ? startShort(L, { ...f, start: f.start + upcast }, r, gpu) : 0;
+  const short =
+    f.start > 0 ? startShort(L, upcast > 0 ? { ...f, start: f.start + upcast } : f, r, gpu) : 0;
   if (short > 0) {
     prune(st, REASON.oom, nl, r, h, 0, short - gpu, gpu, short / gpu + f.count * 1e-6);
     return false;

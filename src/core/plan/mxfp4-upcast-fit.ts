@@ -19,18 +19,19 @@ const weightBytes = (arch: Arch, o: EstimateOptions, upcast: boolean): number =>
 };
 
 /**
- * Device bytes a row of `row` (`gpus`: the row's count) holds on `gpu` beyond its GPU-independent surface under its engine's `framework`: the
- * upcast experts' (0: none).
+ * Device bytes a row of options `row` over `dp` data-parallel ranks holds on `gpu` beyond its GPU-independent surface
+ * under its engine's `framework`: the upcast experts' (0: none).
  */
 export function mxfp4UpcastBytes(
   arch: Arch,
   row: EstimateOptions,
+  dp: number,
   framework: EstimateOptions['framework'],
   gpu: Gpu,
 ): number {
   if (row.weights !== 'mxfp4') return 0;
   // A DP-attention row's plan runs expert parallelism over its MoE GPUs (plan/expert-parallel.ts withExpertGroup).
-  const o = withExpertGroup({ ...row, framework });
+  const o = withExpertGroup({ ...row, gpus: row.tp * row.pp * dp, framework });
   if (!upcastsMxfp4Experts(o, gpu)) return 0;
   let byArch = EXTRA.get(arch);
   if (!byArch) EXTRA.set(arch, (byArch = new Map()));
