@@ -89,7 +89,7 @@ describe('serve.sh', () => {
     )!;
     expect(req.content).toMatch(/^vllm==0\.33\.0$/m);
     expect(req.content).toMatch(/vLLM environment/);
-    expect(req.content).toMatch(/2026-11-26/);
+    expect(req.content).toMatch(/docs\/launch-libs-2026-12-06\.md/);
     expect(req.content).not.toMatch(/^torch==/m);
   });
 });
