@@ -15,13 +15,13 @@ import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
-import { TORCHTITAN_BASE, torchtitanInput } from '../helpers/torchtitan-input.js';
+import { launchInputOf } from '../helpers/launch.js';
 
-const BASE = TORCHTITAN_BASE;
+const BASE = { framework: 'torchtitan', method: 'full', weights: 'fp32', zero: 3 };
 const GiB = 1024 ** 3;
 
 const input = (model: string, flags: Record<string, unknown>): LaunchInput =>
-  torchtitanInput(model, flags, { gradAccum: 2 });
+  launchInputOf(model, 'h100-sxm', { ...BASE, ...flags }, { gradAccum: 2 });
 
 describe('--ep for training', () => {
   it('is accepted with --framework torchtitan and refused by the other training engines', () => {

@@ -19,11 +19,12 @@ import { readFromConfig } from '../../src/io/from/read.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
-import { TORCHTITAN_BASE, torchtitanInput } from '../helpers/torchtitan-input.js';
+import { launchInputOf } from '../helpers/launch.js';
 
-const BASE = TORCHTITAN_BASE;
+const BASE = { framework: 'torchtitan', method: 'full', weights: 'fp32', zero: 3 };
 
-const input = torchtitanInput;
+const input = (model: string, flags: Record<string, unknown>, extra: Partial<LaunchInput> = {}) =>
+  launchInputOf(model, 'h100-sxm', { ...BASE, ...flags }, extra);
 
 function files(x: LaunchInput): Record<string, string> {
   const out = emitTorchtitan(x);
