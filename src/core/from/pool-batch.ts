@@ -21,7 +21,8 @@ export interface AdmittedBatch {
   line: string;
 }
 
-const digits = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+// Thousands grouped as the rest of the output writes them (schema/serving-job.ts, ui/).
+const digits = (n: number): string => n.toLocaleString('en-US');
 
 /** The pool's tokens per replica at `batch` running requests (undefined: not a paged pool). */
 function poolTokens(
