@@ -6,6 +6,7 @@
  */
 import type { Arch } from '../model/arch.js';
 import { estimateMemory } from '../memory/memory.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import { upcastsMxfp4Experts } from '../time/mxfp4-upcast.js';
 import { withExpertGroup } from './expert-parallel.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -29,7 +30,8 @@ export function mxfp4UpcastBytes(
   framework: EstimateOptions['framework'],
   gpu: Gpu,
 ): number {
-  if (row.weights !== 'mxfp4') return 0;
+  // Rows of engines with no upcast rule (the most) leave before the options are copied: this runs per row and GPU.
+  if (row.weights !== 'mxfp4' || FRAMEWORKS[framework].mxfp4UpcastExperts === undefined) return 0;
   // A DP-attention row's plan runs expert parallelism over its MoE GPUs (plan/expert-parallel.ts withExpertGroup).
   const o = withExpertGroup({ ...row, gpus: row.tp * row.pp * dp, framework });
   if (!upcastsMxfp4Experts(o, gpu)) return 0;
