@@ -102,6 +102,9 @@ function bareFlashAttn(args: readonly string[], warnings: string[]): readonly st
   return out;
 }
 
+/** --n-cpu-moe's value for every layer's experts (--cpu-moe): past any model's layer count, clamped to it. */
+const EVERY_LAYER = 100_000;
+
 /** Layer indices an override is tried on: past any released model's block count (DeepSeek-V3 61, Llama 3.1 405B 126). */
 const OVERRIDE_LAYERS = 1024;
 /** The MoE expert weights of block i, as llama.cpp names them (--cpu-moe's pattern: \.ffn_(up|down|gate)_exps). */
@@ -121,7 +124,7 @@ const OTHER_TENSORS = [
  * --n-cpu-moe, which llama.cpp turns into the same overrides, in command-line order) put in host RAM: llama.cpp
  * tries each tensor's name against the overrides in order with std::regex_search (ECMAScript grammar, as a
  * JavaScript RegExp) and the first match names its buffer (common/arg.cpp --override-tensor, --cpu-moe,
- * --n-cpu-moe and src/llama-model.cpp tensor_buft_overrides at 25d5b0c5). All layers give 100000 (as --cpu-moe);
+ * --n-cpu-moe and src/llama-model.cpp tensor_buft_overrides at 25d5b0c5). All layers give EVERY_LAYER (as --cpu-moe);
  * a set other than the first N layers is counted as the first N, each MoE layer's experts being the same size.
  */
 export function hostExpertLayers(args: readonly string[], warnings: string[]): number {
@@ -165,7 +168,7 @@ export function hostExpertLayers(args: readonly string[], warnings: string[]): n
     warnings.push(
       '--override-tensor: tensors other than the MoE experts in host RAM are not modelled (counted on the GPU)',
     );
-  if (layers.length === OVERRIDE_LAYERS) return 100_000;
+  if (layers.length === OVERRIDE_LAYERS) return EVERY_LAYER;
   if (layers.some((l, i) => l !== i))
     warnings.push(
       `--override-tensor: the experts of ${layers.length} layers other than the first ${layers.length} in host RAM, estimated as the first ${layers.length} (--n-cpu-moe ${layers.length})`,
@@ -196,10 +199,10 @@ function readHostExperts(
     if (host > 0) {
       flags['n-cpu-moe'] = host;
       warnings.push(
-        `--override-tensor: the MoE experts it puts in host RAM read as ${host === 100_000 ? '--cpu-moe (every layer)' : `--n-cpu-moe ${host}`}`,
+        `--override-tensor: the MoE experts it puts in host RAM read as ${host === EVERY_LAYER ? '--cpu-moe (every layer)' : `--n-cpu-moe ${host}`}`,
       );
     }
-  } else if (a.has('cpu-moe')) flags['n-cpu-moe'] = 100_000;
+  } else if (a.has('cpu-moe')) flags['n-cpu-moe'] = EVERY_LAYER;
   else if (a.has('n-cpu-moe')) flags['n-cpu-moe'] = a.int('n-cpu-moe', 0)!;
 }
 
