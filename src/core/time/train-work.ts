@@ -285,14 +285,10 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
   // Causal flash/SDPA kernels skip the masked half of QK^T and PV; eager attention computes it all, and so do
   // SDPA's memory-efficient kernel told the causal structure only through the mask and its math path.
   const causalShare = m.causal && o.attention !== 'eager' && !masked && !math ? 0.5 : 1;
+  // Context parallelism: a rank's seq / cp queries meet every K/V shard as it rotates round the ring, (seq / cp) x seq
+  // scores as eagerScores counts them (pytorch/pytorch v2.7.0 torch/distributed/tensor/experimental/_attention.py).
   const fwdAttnFlops =
-    4 *
-      tokens *
-      (o.seq / cp) *
-      (m.attnWidth / tp) *
-      layersHere *
-      (m.attnLayers / m.layers) *
-      causalShare +
+    4 * tokens * o.seq * (m.attnWidth / tp) * layersHere * (m.attnLayers / m.layers) * causalShare +
     (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
   const fusedLoss = chunkedLossFuses(o) || compiled || w.liger;
   const elem =
