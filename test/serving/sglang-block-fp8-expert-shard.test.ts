@@ -32,6 +32,15 @@ describe('SGLang block-FP8 experts split over TP ranks', () => {
     expect(refusal(qwen, { framework: 'sglang', ...dpa })).toBeNull();
   });
 
+  it("checks a dense MLP's share over --tp-size too", () => {
+    // DeepSeek-V3's 18,432-wide dense MLP (its first three layers) leaves 576 a rank at TP 32, where EP 32 keeps
+    // every 2,048-wide expert whole (sgl-project/sglang#3345).
+    expect(refusal(dsv3, { framework: 'sglang', gpus: 32, tp: 32, ep: 32 })).toMatch(
+      /576 of the intermediate width/,
+    );
+    expect(refusal(dsv3, { framework: 'sglang', gpus: 16, tp: 16, ep: 16 })).toBeNull();
+  });
+
   it('leaves vLLM, other weights and tiling widths alone', () => {
     expect(refusal(qwen, { framework: 'vllm', gpus: 8, tp: 8 })).toBeNull();
     expect(refusal(qwen, { framework: 'sglang', gpus: 8, tp: 8, weights: 'bf16' })).toBeNull();
