@@ -180,6 +180,8 @@ export interface CheckpointQuant {
   method: 'bitsandbytes-4bit' | 'bitsandbytes-8bit' | 'gptq' | 'awq' | 'fp8' | 'mxfp4' | 'other';
   bits: number;
   groupSize: number | null;
+  /** A block-scaled FP8 checkpoint's weight blocks [block_n, block_k] (quantization_config.weight_block_size). */
+  block?: readonly [number, number];
   /** Module names the checkpoint leaves unquantized. */
   skipped: string[];
 }

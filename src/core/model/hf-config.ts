@@ -79,6 +79,7 @@ function quantOf(c: Fields): CheckpointQuant | null {
         method: 'fp8',
         bits: EIGHT_BITS,
         groupSize: block ? block.reduce((a, b) => a * b, 1) : null,
+        ...(block?.length === 2 ? { block: [block[0]!, block[1]!] as const } : {}),
         skipped,
       };
     }

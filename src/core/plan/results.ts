@@ -9,6 +9,7 @@ import { gfxOf } from '../engines/kernels.js';
 import { hostRamOfOptions } from '../memory/host-ram.js';
 import { qualityOf, tierRank } from './quality.js';
 import { HIDDEN_COPIES_NOTE, restsOnHiddenCopies } from './overlap.js';
+import { pastPositionsNote } from './context-note.js';
 import { sloNearestOf, type SloNearest } from './slo.js';
 import { estimateMemory, type MemoryEstimate } from '../memory/memory.js';
 import { fitDeviceBytes, pagedStatesSpill } from '../memory/paged.js';
@@ -401,7 +402,8 @@ function madeWeightsNote(ctx: Ctx, k: Kept, weights: string, hostLimit: number):
 
 /**
  * The plan's `notes`: a global batch rounded up because its data-parallel ranks do not divide the scenario's; a
- * time that rests on host copies hidden behind compute (overlap.ts); weights to make first (made-weights.ts).
+ * time that rests on host copies hidden behind compute (overlap.ts); a sequence past the model's positions
+ * (context-note.ts); weights to make first (made-weights.ts).
  */
 function planNotes(
   ctx: Ctx,
@@ -417,6 +419,8 @@ function planNotes(
       `global batch ${c.globalBatch}, rounded up from the scenario's ${job.globalBatch}: ${c.dp} data-parallel ranks do not divide ${job.globalBatch} (micro-batch ${c.microBatch} x accumulation ${c.gradAccum} x ${c.dp})`,
     );
   if (restsOnHiddenCopies(o)) notes.push(HIDDEN_COPIES_NOTE);
+  const past = pastPositionsNote(ctx.arch, o);
+  if (past) notes.push(past);
   const made = madeWeightsNote(ctx, k, c.weights, hostLimit);
   if (made) notes.push(made);
   return notes.length > 0 ? { notes } : {};

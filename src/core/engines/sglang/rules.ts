@@ -3,8 +3,12 @@ import type { Rule } from '../rules.js';
 import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 import { nativeWeights } from '../../model/native-weights.js';
+import { moeGroupOf } from '../../../schema/estimate.js';
 
 export { SGLANG_VERSION } from './version.js';
+
+const BLOCK_FP8_SHARD_SOURCE =
+  'https://pypi.org/project/sglang/0.5.23/ (wheel) sglang/srt/layers/quantization/fp8.py:585-609 and 1578-1600, sglang/srt/layers/moe/fused_moe_triton/layer.py:427-428';
 
 const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.heads > 0)?.heads ?? 0;
@@ -15,6 +19,29 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
  * text-only config, served by the same class.
  */
 const ROUTER_WEIGHT_ON_INPUT = ['llama4', 'llama4_text'];
+
+/**
+ * The MLP intermediate width one rank holds where a block-scaled FP8 checkpoint's 128-wide weight blocks do not tile
+ * it. SGLang splits each routed expert over the MoE tensor-parallel ranks (FusedMoE intermediate_size // moe_tp_size,
+ * moe_tp_size = --tp-size / --ep-size: every rank of the MoE layer with DP attention) and Fp8MoEMethod.create_weights
+ * raises unless that share is a multiple of block_n and block_k; a dense MLP's gate/up (column-parallel) and down
+ * (row-parallel) linears split over --tp-size meet the same check in validate_fp8_block_shape (fp8_utils.py:2852-2890;
+ * DeepSeek-R1's 18,432 over 32 ranks in sgl-project/sglang#3345). Dense MLPs under DP attention are not checked.
+ * Null where every share tiles.
+ */
+export function blockFp8ExpertShard(x: Parameters<Rule['applies']>[0]): number | null {
+  const block = x.arch.quant?.method === 'fp8' ? x.arch.quant.block : undefined;
+  if (!block || x.options.weights !== 'fp8') return null;
+  const moeTp = moeGroupOf(x.options) / (x.options.ep ?? 1);
+  const denseTp = x.options.dpAttention === true ? 1 : x.options.tp;
+  for (const g of x.arch.groups) {
+    if (g.name !== 'decoder') continue;
+    const ways = g.experts > 1 ? moeTp : denseTp;
+    const share = g.ffn / ways;
+    if (ways > 1 && (share % block[0] !== 0 || share % block[1] !== 0)) return share;
+  }
+  return null;
+}
 
 export const SGLANG_RULES: readonly Rule[] = [
   SGLANG_ARCH_RULE,
@@ -76,6 +103,19 @@ export const SGLANG_RULES: readonly Rule[] = [
       // An int4 checkpoint vramplan loads or makes for a 16-bit model is compressed-tensors (RedHatAI's w4a16,
       // llm-compressor's W4A16); a repository that ships AWQ/GPTQ itself loads through another method.
       nativeWeights(x.arch) !== 'int4',
+  },
+  {
+    id: 'sglang-block-fp8-expert-shard',
+    says: 'SGLang refuses a block-scaled FP8 checkpoint whose MLP, split over tensor-parallel ranks (routed experts over --tp-size / --ep-size, a dense MLP over --tp-size), leaves each rank a width that is not a multiple of the 128-wide weight block ("The output_size of gate\'s and up\'s weight = 192 is not divisible by weight quantization block_n = 128"): serve it on fewer GPUs per replica, or with expert parallelism so each rank holds whole experts',
+    reason: (x) =>
+      `SGLang refuses ${x.arch.id}'s block-scaled FP8 MLP split over its TP ranks: each rank's ${blockFp8ExpertShard(x) ?? 0} of the intermediate width is not a multiple of its ${x.arch.quant?.block?.join('x') ?? ''} weight blocks (Fp8MoEMethod.create_weights raises); serve it on fewer GPUs per replica, or with expert parallelism (--ep-size) so each rank holds whole experts (rule sglang-block-fp8-expert-shard: sglang >=0.4.6,<=0.5.23, ${BLOCK_FP8_SHARD_SOURCE})`,
+    library: 'sglang',
+    // Read in the 0.5.23 wheel; the same check fails Qwen3-235B-A22B-FP8 at TP 8 in QwenLM/Qwen3#1485 (0.4.6.post5).
+    // With SGLANG_USE_AITER=1 on ROCm the experts are padded to 128 instead (get_moe_padding_size): not told apart.
+    versions: '>=0.4.6,<=0.5.23',
+    source: BLOCK_FP8_SHARD_SOURCE,
+    effect: 'forbid',
+    applies: (x) => blockFp8ExpertShard(x) !== null,
   },
   {
     id: 'sglang-tp-divides-heads',
