@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -411,8 +411,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (958: 945 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(958);
+  it('scores every scorable case (974: 961 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(974);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -787,6 +787,9 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^llmfit-/, 'llmfit'],
   [/^timwang-/, 'timwang'],
   [/^sglang060-/, 'sglang060'],
+  [/^openinfer-/, 'openinfer'],
+  [/^hamzah-/, 'hamzah'],
+  [/^lambdavllm-/, 'lambdavllm'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1270,11 +1273,21 @@ const FIELD_BARS = {
   // sgl-project/sglang benchmark/benchmark_vllm_060: SGLang v0.3.0 (serial scheduler), ShareGPT at 4 and 8 req/s, median
   // TPOT: Llama 3.1 8B on an A100 80GB -2.2%, +3.8%; 70B over TP 4 on H100 +8.1%, +0.9% (scored before any change).
   'sglang060 kind:serving engine:sglang': { count: 4, median: 0.03, p90: 0.082 },
+  // openinfer-project/openinfer's stock-vLLM runs on one RTX 5090 (Qwen3-4B BF16): vLLM 0.22.1 Poisson QPS 1-10 (1024/128,
+  // median TPOT) +2.2, +2.2, +0.2, -2.6, -8.0%; vLLM 0.19.1 one request of 4096/64 -6.5% (scored before any change).
+  'openinfer kind:serving engine:vllm': { count: 6, median: 0.025, p90: 0.081 },
+  // HamzahTariq11/llama.cpp-and-vLLM-benchmarks: vLLM 0.31 on a Kaggle T4, Qwen2.5-1.5B-Instruct FP16 and AWQ, closed loops
+  // of 40 requests (256 out) at 1, 4, 8, 32: FP16 +16.3, +6.4, +10.7, +27.3%; AWQ -5.0, -6.7, -0.8, -33.5% before any
+  // change; the AWQ row at 32 +20.7% with vLLM's awq_gemm kept to 255 tokens (FrameworkProfile.awqGemmMaxTokens).
+  'hamzah kind:serving engine:vllm': { count: 8, median: 0.088, p90: 0.274 },
+  // LambdaLabsML/vllm-benchmark: vLLM 0.5.4 (V0) ShareGPT bursts of 40, 160 and 640 on one H100 SXM (Llama-3-8B-Instruct):
+  // -16.0, -11.1, +31.8% (scored before any change).
+  'lambdavllm kind:serving engine:vllm': { count: 3, median: 0.161, p90: 0.319 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 519 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
-    expect(fieldRows.length).toBe(519);
+  it('scores the 536 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
+    expect(fieldRows.length).toBe(536);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1571,8 +1584,11 @@ const ENGINE_BARS = {
   // vLLM burst +259.7% -> +246.2%). With SemiAnalysisAI/InferenceX#1092's two gpt-oss-120b MI300X TP 8 rows (-53.0%,
   // -50.2%, scored before any change): 294 rows. With Livinfly/MLsys-Learning-Record-2's five vLLM 0.9.1 V0 rows on an A100
   // PCIe 40GB (-10.4..+11.8%) and the Tim Wang blog's two H100 waves of 5 (V0 -27.0%, V1 +0.1%), scored before any
-  // change: 301 rows, 11.8% / 48.0%.
-  'serving engine:vllm': { count: 301, median: 0.121, p90: 0.52 },
+  // change: 301 rows, 11.8% / 48.0%. With openinfer-project/openinfer's six RTX 5090 rows (-8.0..+2.2%), HamzahTariq11's
+  // eight T4 FP16/AWQ closed loops (-33.5..+27.3%) and LambdaLabsML/vllm-benchmark's three vLLM 0.5.4 H100 bursts
+  // (-16.0..+31.8%), scored before any change: 318 rows, 11.6% / 47.9%; 11.3% / 47.9% with vLLM's awq_gemm kept to 255
+  // tokens (the gpsquant 4090 and A100 AWQ bursts -23.3% -> -1.0%, -21.9% -> -5.4%, the H100 one +59.4% -> +86.7%).
+  'serving engine:vllm': { count: 318, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1648,7 +1664,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

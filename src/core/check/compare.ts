@@ -46,7 +46,9 @@ import type { RunPlan } from '../../schema/measured.js';
  *   gpt-oss-20b at 4 tokens a pass on an RTX 3090 (+20.5%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
  *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 403 rows, p90 0.494 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%; just above it
+ * - serving: 451 rows, p90 0.488 (vllm-project/vllm#22331's gpt-oss-120b on one A100 80GB, +48.8%; 0.494 at 434 rows
+ *   before the second mainstream sample and vLLM's awq_gemm up to 255 tokens, FrameworkProfile.awqGemmMaxTokens).
+ *   At 403 rows, p90 0.494 (sariekr/gpu_conc's gpt-oss-20b on an H200 at one request, +49.4%; just above it
  *   GPUStack's quantization study, Qwen3-8B dynamic FP8 in a ShareGPT burst of 1000 on an H100 under vLLM 0.9.2, +50.8%).
  *   0.508 before SGLang's DSA decode kernels on gfx942 were counted (engines/sglang/decode-kernels.ts), which took
  *   sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 16 in flight from +53.6% to +34.9%. 0.537 before the 35 rows of
@@ -81,7 +83,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   full-parameter Qwen2.5-0.5B run (+32.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.34, decode: 0.2, serving: 0.51, rl: 0.36 } as const;
+export const TIME_UNCERTAINTY = { training: 0.34, decode: 0.2, serving: 0.49, rl: 0.36 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of

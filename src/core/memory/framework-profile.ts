@@ -5,7 +5,7 @@
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
-import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
+import type { QuantLinearProfile } from './quant-linear-profile.js';
 import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
 import type { PiecewiseAttentionCalls } from './piecewise-attention-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
@@ -31,7 +31,7 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
-export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile {
+export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile {
   id: Framework;
   name: string;
   /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */

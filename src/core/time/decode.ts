@@ -416,12 +416,13 @@ export function decodeTraffic(
   const eff = e ? (o.weights === 'int8' || o.weights === 'fp8' ? e.eff8 : e.eff4) : 1;
   const dense = mxfp4DenseRead(o, e);
   const headBytes = t.noOutputHead ? 0 : m.lmHead * headElementBytes(m, o, q, wb, dense.bytes);
-  // Above the crossover: dequantize (write 2 B) then a 16-bit GEMM reads it back (2 B), from L2 where the 16-bit
-  // copy of the matrix fits in it (l2HeldElements). bitsandbytes' 4-bit dequantization runs its tree kernel (before
-  // 0.48) or its lookup kernel, each slower than the memory rate on some GPUs (bnb-dequant.ts).
+  // Above the crossover (for AWQ the engine's own, awqGemmMaxTokens): dequantize (write 2 B) then a 16-bit GEMM reads
+  // it back (2 B), from L2 where the 16-bit copy fits in it (l2HeldElements). bitsandbytes' 4-bit dequantization runs
+  // its tree kernel (before 0.48) or its lookup kernel, each slower than the memory rate on some GPUs (bnb-dequant.ts).
   const [feRead, feBytes] = floatExpertRead(m, o, t, expertRead); // never dequantized
   const qRead = linearRead - bf16Read - feRead;
-  const dequantizes = k !== null && B > k.crossover;
+  const fw = FRAMEWORKS[o.framework];
+  const dequantizes = k !== null && B > ((q === 'awq' && fw.awqGemmMaxTokens) || k.crossover);
   const tree = q === 'bnb' && wb < 1 ? bnbDequantSlowdown(r.cc, t.bnbTreeDequant === true) : 1;
   // Bytes per element of the dequantized copy: the compute dtype's 2, or 4 where the captured step dequantizes bnb
   // weights to fp32 (TimeOptions.bnbDecodeFp32), or, averaged, the routed experts' down alone (bnbDecodeFp32MoeDown).
@@ -434,7 +435,6 @@ export function decodeTraffic(
       : (qRead * wb) / eff);
   // Bytes per linear weight element as stored (prefill reads each once; host layers at this size).
   const wbStored = (bf16Read * dense.bytes + qRead * wb + feBytes) / linearRead;
-  const fw = FRAMEWORKS[o.framework];
   const kv = B * stepCacheBytes(m, o, ctx);
   const h = hostShare(m, o);
   // The experts --n-cpu-moe moves to the host beyond whole host layers: their share of the GPU's bytes (the

@@ -172,6 +172,10 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
+  // The plain AWQ kernel (Turing, ROCm, --quantization awq) keeps awq_gemm below 256 tokens and dequantizes from 256:
+  // FP16_MATMUL_HEURISTIC_CONDITION = x.shape[:-1].numel() >= 256 (AWQLinearMethod.apply,
+  // vllm/model_executor/layers/quantization/awq.py @000796acdf1e6184eeb36272c5ddd6ffbc41fac3).
+  awqGemmMaxTokens: 255,
   // --quantization bitsandbytes runs bitsandbytes' own kernels (https://docs.vllm.ai/en/latest/features/quantization/bnb.html);
   // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/decode.ts kernelOn).
   quantFormatFor: {

@@ -1,0 +1,14 @@
+import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
+
+/**
+ * How an engine runs its quantized weights' kernels (FrameworkProfile): the MXFP4 experts' layout
+ * (Mxfp4ExpertProfile) and, for the plain (non-Marlin) int4 linears, the tokens at which they leave their fused GEMM.
+ */
+export interface QuantLinearProfile extends Mxfp4ExpertProfile {
+  /**
+   * The most tokens the engine's plain AWQ linear multiplies in its fused int4 GEMM (`awq_gemm`, which unpacks the
+   * weight in registers); from one token more it dequantizes the weight to a 16-bit copy and runs a 16-bit GEMM.
+   * Absent: the AWQ kernel family's crossover (time/decode.ts KERNELS.awq, AutoAWQ's).
+   */
+  awqGemmMaxTokens?: number;
+}
