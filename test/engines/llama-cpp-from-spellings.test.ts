@@ -83,3 +83,16 @@ describe('llama-server lines as published before -fa took a value, and from Wind
     );
   });
 });
+
+describe("llama-server with Unsloth's Dynamic GGUFs", () => {
+  it('UD-Q4_K_XL, by file or -hf tag, reads as q4_k_m with a note, not as 16-bit weights', () => {
+    for (const line of [
+      'llama-server -m ~/models/Qwen3-Coder-30B-A3B-Instruct-UD-Q4_K_XL.gguf -ngl 99 -c 131072',
+      'llama-server -hf unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF:UD-Q4_K_XL --jinja',
+    ]) {
+      expect(flagsOf(line).weights, line).toBe('q4_k_m');
+      expect(warningsOf(line).join('\n')).toMatch(/UD-Q4_K_XL/);
+      expect(warningsOf(line).join('\n')).not.toMatch(/not in the file name/);
+    }
+  });
+});

@@ -222,6 +222,16 @@ function readKvTypes(a: ArgValues, flags: FromFlags, warnings: string[]): void {
   if (k === 'f32' || vt === 'f32') warnings.push('an f32 KV cache: estimated as 16-bit');
 }
 
+/**
+ * Unsloth's Dynamic 2.0 "UD-Q4_K_XL" GGUFs: Q4_K blocks, with the tensors its calibration keeps higher at 5-6 bits,
+ * a mix near Q4_K_M's (Q4_K with Q6_K for half of attn_v/ffn_down): Unsloth's Llama-4-Scout table gives its
+ * Q4_K_XL 65.6 GB for 109B parameters, 4.8 bits a weight ("4.5bit", MoE/other bits 4.5/5.5;
+ * https://docs.unsloth.ai/basics/tutorial-how-to-run-and-fine-tune-llama-4).
+ */
+const UNSLOTH_Q4_K_XL = /q4_k_xl/i;
+const UNSLOTH_Q4_K_XL_NOTE =
+  "the GGUF is Unsloth's Dynamic UD-Q4_K_XL (Q4_K blocks, some tensors at 5-6 bits): estimated as q4_k_m, the llama.cpp mix nearest it (give --weights to change)";
+
 /** One llama-server command → contract flags, its GPUs (layer split = pipeline stages), what it could not map. */
 export function readLlamaServerCommand(
   c: ServeCommand,
@@ -237,7 +247,10 @@ export function readLlamaServerCommand(
   const weights = ref ? weightsFromName(ref) : null;
   // A GGUF type in the name, or an MXFP4 GGUF (gpt-oss: ggml-org/gpt-oss-*-GGUF, launch.ts MXFP4_GGUF).
   if (weights?.startsWith('q') || weights === 'mxfp4') flags.weights = weights;
-  else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
+  else if (ref && UNSLOTH_Q4_K_XL.test(ref)) {
+    flags.weights = 'q4_k_m';
+    warnings.push(UNSLOTH_Q4_K_XL_NOTE);
+  } else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
   else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
   else
     warnings.push(
