@@ -68,4 +68,11 @@ describe('pasted published configurations', () => {
     expect(o.fits).toBe(true);
     expect(o.deviceGiB!).toBeLessThan(32);
   });
+
+  it("axolotl's quantize_moe_experts keeps Qwen3-Next's 512 experts a layer in 4 bits, not bf16", () => {
+    // Unquantized, the routed experts alone are about 146 GiB; nf4 with one layer's stack dequantized at a time.
+    const o = outcomes.get('axolotl qwen3-next-80b qlora')!;
+    expect(o.refusal).toBeNull();
+    expect(o.deviceGiB!).toBeLessThan(100);
+  });
 });
