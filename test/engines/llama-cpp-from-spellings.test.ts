@@ -96,3 +96,34 @@ describe("llama-server with Unsloth's Dynamic GGUFs", () => {
     }
   });
 });
+
+describe("llama.cpp's chat programs", () => {
+  it('llama-cli and llama-mtmd-cli lines read as one llama.cpp context of -c tokens', () => {
+    // Unsloth's QwQ-32B guide (docs.unsloth.ai/basics/tutorial-how-to-run-qwq-32b-effectively), its prompt shortened.
+    const cli = `./llama.cpp/llama-cli \\
+ --model unsloth-QwQ-32B-GGUF/QwQ-32B-Q4_K_M.gguf \\
+ --threads 32 \\
+ --ctx-size 16384 \\
+ --n-gpu-layers 99 \\
+ --seed 3407 \\
+ --prio 2 \\
+ --temp 0.6 \\
+ --repeat-penalty 1.1 \\
+ --dry-multiplier 0.5 \\
+ --min-p 0.0 \\
+ --top-k 40 \\
+ --top-p 0.95 \\
+ -no-cnv \\
+ --samplers "top_k;top_p;min_p;temperature;dry;typ_p;xtc" \\
+ --prompt "<|im_start|>user\\nCreate a Flappy Bird game in Python.<|im_end|>\\n<|im_start|>assistant\\n<think>\\n"`;
+    expect(flagsOf(cli)).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      seq: 16384,
+      batch: 1,
+    });
+    const mtmd =
+      './llama.cpp/llama-mtmd-cli -hf unsloth/Qwen3-VL-8B-Instruct-GGUF:UD-Q4_K_XL --n-gpu-layers 99 --jinja --flash-attn on --ctx-size 8192';
+    expect(flagsOf(mtmd)).toMatchObject({ framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 });
+  });
+});

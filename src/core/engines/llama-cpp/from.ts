@@ -307,12 +307,21 @@ export function readLlamaServerCommand(
   return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
 }
 
+/**
+ * llama.cpp's chat programs, read as a one-slot llama-server: llama-cli (tools/main) and llama-mtmd-cli (tools/mtmd)
+ * parse the same common_params as llama-server (common/arg.cpp common_params_parser_init: -m/-hf, -c, -ngl, -ot,
+ * --cpu-moe, -fa, --cache-type-k/v, --mmproj are registered for each), load the model the same way and run one
+ * conversation in one context of -c tokens (-np is llama-server's); the run-locally guides print these lines
+ * (docs.unsloth.ai, e.g. basics/tutorial-how-to-run-and-fine-tune-llama-4).
+ */
+const LLAMA_CLIS: readonly string[] = ['llama-cli', 'llama-mtmd-cli'];
+
 /** `--from` of llama.cpp server command lines. */
 export const LLAMA_CPP_SERVE: ServeReader = {
   name: 'llama.cpp llama-server command line',
   start: (words, i) => {
     const base = programName(words[i]!);
-    if (base === 'llama-server') return i + 1;
+    if (base === 'llama-server' || LLAMA_CLIS.includes(base)) return i + 1;
     // llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda) run llama-server.
     if (i > 0 && /^llama\.cpp:server/.test(base)) return i + 1;
     return null;
