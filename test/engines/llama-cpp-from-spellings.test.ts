@@ -127,3 +127,21 @@ describe("llama.cpp's chat programs", () => {
     expect(flagsOf(mtmd)).toMatchObject({ framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 });
   });
 });
+
+describe('llama-server lines as scripts write them', () => {
+  it('IQ4_NL reads as q4_0 (the same 18-byte block), IQ4_XS as q4_0 with a note, not as 16-bit weights', () => {
+    const nl = 'llama-server -m Qwen3-8B-IQ4_NL.gguf -c 8192 -ngl 99';
+    const xs = 'llama-server -m GLM-4.5-Air-IQ4_XS-00001-of-00002.gguf --gpu-layers 10';
+    expect(flagsOf(nl).weights).toBe('q4_0');
+    expect(flagsOf(xs).weights).toBe('q4_0');
+    expect(warningsOf(xs).join('\n')).toMatch(/IQ4_XS \(4\.25 bits a weight\)/);
+  });
+
+  it('a shell arithmetic expansion of literals is its value (bash integer arithmetic)', () => {
+    // emk/llama-server-local-model-config GLM-4.5-Air/run.sh: --ctx-size "$(( 32*1024 ))".
+    const line = (ctx: string) => `llama-server -m m-Q4_K_M.gguf --ctx-size ${ctx}`;
+    expect(flagsOf(line('"$(( 32*1024 ))"')).seq).toBe(32768);
+    expect(flagsOf(line('$((64 * 1024))')).seq).toBe(65536);
+    expect(flagsOf(line('$(( (1 + 3) * 1000 / 3 ))')).seq).toBe(1333);
+  });
+});
