@@ -2,12 +2,13 @@
  * The published configurations of test/fixtures/published/cases.json, estimated: one line per case (the
  * peak per GPU and fit, or the refusal). `--json` prints the outcomes; `--md` a table for docs/engines.md.
  *
- *   npx tsx scripts/published-configs.ts [--json | --md]
+ *   npx tsx scripts/published-configs.ts [--json | --md] [--table cases-pasted.json]
  */
 import { publishedCases, runPublished } from '../test/helpers/published-configs.js';
 
 const argv = process.argv.slice(2);
-const cases = publishedCases();
+const table = argv.includes('--table') ? argv[argv.indexOf('--table') + 1] : undefined;
+const cases = publishedCases(table);
 const outcomes = cases.map((c) => ({ c, o: runPublished(c) }));
 const outcomeText = (o: ReturnType<typeof runPublished>): string =>
   o.refusal === null

@@ -133,6 +133,7 @@ export type BuildContext = Pick<
   | 'shiftedLogitsCopy'
   | 'kbitNormsCastBack'
   | 'linearizedExperts'
+  | 'quantizedExperts'
   | 'kbitFp32Adapters'
   | 'adaptersInWeightDtype'
 >;

@@ -57,15 +57,16 @@ describe('axolotl QLoRA: the loader prepares the k-bit model', () => {
       });
   });
 
-  it('no preparation for LoRA on bf16 weights, under FSDP, or with quantize_moe_experts', () => {
+  it('no preparation for LoRA on bf16 weights, under FSDP, or with quantize_moe_experts (experts quantized)', () => {
     const { load_in_4bit: _, ...bf16 } = QLORA;
     expect(mapAxolotl({ ...bf16, adapter: 'lora' }, undefined, upstreamKeys).build).toBeUndefined();
     const fsdp = { ...QLORA, fsdp_config: { fsdp_version: 2, reshard_after_forward: true } };
     // Under FSDP without qlora_sharded_model_loading the 4-bit model loads whole (axolotl-sharded-load.test.ts).
     expect(mapAxolotl(fsdp, undefined, upstreamKeys).build).toEqual({ quantizerLoadsWhole: true });
     const moe = mapAxolotl({ ...QLORA, quantize_moe_experts: true }, undefined, upstreamKeys);
-    expect(moe.build).toBeUndefined();
-    expect(moe.warnings.join('\n')).toMatch(/quantize_moe_experts/);
+    // axolotl quantizes the fused expert parameters as they load (monkeypatch/moe_quant.py) and skips the preparation.
+    expect(moe.build).toEqual({ quantizedExperts: true });
+    expect(moe.warnings.join('\n')).not.toMatch(/quantize_moe_experts/);
   });
 
   it('estimate --from counts fp32 adapters, their gradients and Adam states; dense weights unchanged', () => {

@@ -83,3 +83,65 @@ describe('llama-server lines as published before -fa took a value, and from Wind
     );
   });
 });
+
+describe("llama-server with Unsloth's Dynamic GGUFs", () => {
+  it('UD-Q4_K_XL, by file or -hf tag, reads as q4_k_m with a note, not as 16-bit weights', () => {
+    for (const line of [
+      'llama-server -m ~/models/Qwen3-Coder-30B-A3B-Instruct-UD-Q4_K_XL.gguf -ngl 99 -c 131072',
+      'llama-server -hf unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF:UD-Q4_K_XL --jinja',
+    ]) {
+      expect(flagsOf(line).weights, line).toBe('q4_k_m');
+      expect(warningsOf(line).join('\n')).toMatch(/UD-Q4_K_XL/);
+      expect(warningsOf(line).join('\n')).not.toMatch(/not in the file name/);
+    }
+  });
+});
+
+describe("llama.cpp's chat programs", () => {
+  it('llama-cli and llama-mtmd-cli lines read as one llama.cpp context of -c tokens', () => {
+    // Unsloth's QwQ-32B guide (docs.unsloth.ai/basics/tutorial-how-to-run-qwq-32b-effectively), its prompt shortened.
+    const cli = `./llama.cpp/llama-cli \\
+ --model unsloth-QwQ-32B-GGUF/QwQ-32B-Q4_K_M.gguf \\
+ --threads 32 \\
+ --ctx-size 16384 \\
+ --n-gpu-layers 99 \\
+ --seed 3407 \\
+ --prio 2 \\
+ --temp 0.6 \\
+ --repeat-penalty 1.1 \\
+ --dry-multiplier 0.5 \\
+ --min-p 0.0 \\
+ --top-k 40 \\
+ --top-p 0.95 \\
+ -no-cnv \\
+ --samplers "top_k;top_p;min_p;temperature;dry;typ_p;xtc" \\
+ --prompt "<|im_start|>user\\nCreate a Flappy Bird game in Python.<|im_end|>\\n<|im_start|>assistant\\n<think>\\n"`;
+    expect(flagsOf(cli)).toMatchObject({
+      framework: 'llama.cpp',
+      weights: 'q4_k_m',
+      seq: 16384,
+      batch: 1,
+    });
+    const mtmd =
+      './llama.cpp/llama-mtmd-cli -hf unsloth/Qwen3-VL-8B-Instruct-GGUF:UD-Q4_K_XL --n-gpu-layers 99 --jinja --flash-attn on --ctx-size 8192';
+    expect(flagsOf(mtmd)).toMatchObject({ framework: 'llama.cpp', weights: 'q4_k_m', seq: 8192 });
+  });
+});
+
+describe('llama-server lines as scripts write them', () => {
+  it('IQ4_NL reads as q4_0 (the same 18-byte block), IQ4_XS as q4_0 with a note, not as 16-bit weights', () => {
+    const nl = 'llama-server -m Qwen3-8B-IQ4_NL.gguf -c 8192 -ngl 99';
+    const xs = 'llama-server -m GLM-4.5-Air-IQ4_XS-00001-of-00002.gguf --gpu-layers 10';
+    expect(flagsOf(nl).weights).toBe('q4_0');
+    expect(flagsOf(xs).weights).toBe('q4_0');
+    expect(warningsOf(xs).join('\n')).toMatch(/IQ4_XS \(4\.25 bits a weight\)/);
+  });
+
+  it('a shell arithmetic expansion of literals is its value (bash integer arithmetic)', () => {
+    // emk/llama-server-local-model-config GLM-4.5-Air/run.sh: --ctx-size "$(( 32*1024 ))".
+    const line = (ctx: string) => `llama-server -m m-Q4_K_M.gguf --ctx-size ${ctx}`;
+    expect(flagsOf(line('"$(( 32*1024 ))"')).seq).toBe(32768);
+    expect(flagsOf(line('$((64 * 1024))')).seq).toBe(65536);
+    expect(flagsOf(line('$(( (1 + 3) * 1000 / 3 ))')).seq).toBe(1333);
+  });
+});

@@ -34,6 +34,11 @@ export interface PublishedCase {
   flags: Record<string, string | number | boolean>;
   /** What the recipe runs that the flags cannot say, or why a refusal stands. */
   note?: string;
+  /**
+   * The verdict the table expects (cases-pasted.json): finite figures, a refusal citing the engine's source, or a
+   * model the catalog does not hold (a reader error naming --model).
+   */
+  expect?: 'estimated' | 'refused' | 'not-in-catalog';
 }
 
 export interface PublishedOutcome {
@@ -46,8 +51,9 @@ export interface PublishedOutcome {
   tokensPerSecondPerGpu?: number;
 }
 
-export const publishedCases = (): PublishedCase[] =>
-  JSON.parse(readFileSync(join(PUBLISHED, 'cases.json'), 'utf8')) as PublishedCase[];
+/** The cases of a table under test/fixtures/published (cases.json unless named). */
+export const publishedCases = (table = 'cases.json'): PublishedCase[] =>
+  JSON.parse(readFileSync(join(PUBLISHED, table), 'utf8')) as PublishedCase[];
 
 const finite = (v: unknown): boolean => {
   if (typeof v === 'number') return Number.isFinite(v);

@@ -63,6 +63,7 @@ export interface FromMapping {
     kbitNormsCastBack?: boolean;
     kbitFp32Adapters?: boolean;
     linearizedExperts?: boolean;
+    quantizedExperts?: boolean;
     quantizerLoadsWhole?: boolean;
   };
 }

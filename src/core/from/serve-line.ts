@@ -68,12 +68,18 @@ export function shellWords(line: string, vars: Readonly<Record<string, string>>)
   return words;
 }
 
-/** `$NAME`, `${NAME}` or `${NAME:-default}` at `at`: its value and the index after it. */
+/**
+ * `$NAME`, `${NAME}`, `${NAME:-default}` or an arithmetic expansion of integer literals (`$(( 32*1024 ))`, bash's
+ * integer arithmetic: + - * / % and parentheses, division truncating) at `at`: its value and the index after it.
+ */
 function expand(
   line: string,
   at: number,
   vars: Readonly<Record<string, string>>,
 ): [string, number] {
+  const arithmetic = /^\$\(\(([\d\s+*/%()-]+)\)\)/.exec(line.slice(at));
+  const value = arithmetic ? integerArithmetic(arithmetic[1]!) : null;
+  if (arithmetic && value !== null) return [String(value), at + arithmetic[0].length];
   const braced = /^\$\{(\w+)(?::-([^}]*))?\}/.exec(line.slice(at));
   if (braced) {
     const v = vars[braced[1]!] ?? braced[2] ?? braced[0];
@@ -82,6 +88,46 @@ function expand(
   const plain = /^\$(\w+)/.exec(line.slice(at));
   if (plain) return [vars[plain[1]!] ?? plain[0], at + plain[0].length];
   return ['$', at + 1];
+}
+
+/** An integer expression of literals, + - * / % and parentheses, as bash evaluates it; null if malformed. */
+function integerArithmetic(text: string): number | null {
+  const tokens = text.match(/\d+|[-+*/%()]/g) ?? [];
+  let i = 0;
+  const atom = (): number | null => {
+    const t = tokens[i++];
+    if (t === '-' || t === '+') {
+      const v = atom();
+      return v === null ? null : t === '-' ? -v : v;
+    }
+    if (t === '(') {
+      const v = sum();
+      return tokens[i++] === ')' ? v : null;
+    }
+    return t !== undefined && /^\d+$/.test(t) ? Number(t) : null;
+  };
+  const product = (): number | null => {
+    let v = atom();
+    while (v !== null && ['*', '/', '%'].includes(tokens[i] ?? '')) {
+      const op = tokens[i++];
+      const r = atom();
+      if (r === null || (op !== '*' && r === 0)) return null;
+      v = op === '*' ? v * r : op === '/' ? Math.trunc(v / r) : v % r;
+    }
+    return v;
+  };
+  const sum = (): number | null => {
+    let v = product();
+    while (v !== null && ['+', '-'].includes(tokens[i] ?? '')) {
+      const op = tokens[i++];
+      const r = product();
+      if (r === null) return null;
+      v = op === '+' ? v + r : v - r;
+    }
+    return v;
+  };
+  const v = sum();
+  return v !== null && i === tokens.length && Number.isSafeInteger(v) ? v : null;
 }
 
 /** A program word's base name, without a Windows `.exe` (llama-server.exe, python.exe). */

@@ -46,7 +46,7 @@ export function mapServeScript(script: ServeScript): FromMapping {
     throw new FromError(
       '(script)',
       'no server command',
-      'a line with vllm serve, python -m sglang.launch_server, sglang serve or llama-server',
+      'a line with vllm serve, python -m sglang.launch_server, sglang serve, llama-server or llama-cli',
     );
   const same = script.commands.filter((c) => c.engine === first.engine);
   const reader = serveReaderOf(first.engine);

@@ -354,7 +354,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
       ? 2
       : floatBytes;
   const expertBytes =
-    fw.unquantizedExperts?.includes(o.weights) && ctx.linearizedExperts !== true
+    fw.unquantizedExperts?.includes(o.weights) &&
+    ctx.linearizedExperts !== true &&
+    ctx.quantizedExperts !== true
       ? castBack
         ? 4
         : floatBytes
@@ -382,6 +384,7 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     facts.largestLinear,
     head && fw.bnbQuantizesAll ? arch.lmHeadParams : 0,
     isFourBitFloat(o.weights) ? expertStackElements(arch, fw) : 0,
+    ctx.quantizedExperts === true ? stackElements(arch) : 0,
   );
   // LLM.int8's backward casts its int8 weight straight to the input's dtype (MatMul8bitLt.backward).
   const fromFp16 = fw.bnbQuantizesAll && isFourBitFloat(o.weights) && o.compute !== 'fp16';
@@ -497,6 +500,11 @@ function kbitFp32Stream(o: EstimateOptions, ctx: EstimateContext): boolean {
 function expertStackElements(arch: Arch, fw: FrameworkProfile): number {
   const stacks = fw.kbitExpertStacks;
   if (!stacks || stacks.except.includes(arch.modelType)) return 0;
+  return stackElements(arch);
+}
+
+/** The largest fused routed-expert parameter of a layer (elements): its gate and up together, or its down. */
+function stackElements(arch: Arch): number {
   let m = 0;
   for (const g of arch.groups) {
     if (g.experts <= 1) continue;

@@ -182,6 +182,13 @@ export interface EstimateContext {
    */
   linearizedExperts?: boolean;
   /**
+   * The run quantized a MoE's fused 3-D expert parameters at load (axolotl's quantize_moe_experts: bitsandbytes
+   * 4-bit or int8 under a torch parametrization, axolotl-ai-cloud/axolotl@067b021c src/axolotl/monkeypatch/moe_quant.py),
+   * so the engine's unquantizedExperts does not apply; the parametrization dequantizes a layer's whole stack on
+   * access, the largest weight dequantized at once. No flag sets it; the axolotl reader does for configs with the key.
+   */
+  quantizedExperts?: boolean;
+  /**
    * The k-bit run's LoRA adapters stay fp32 as get_peft_model makes them (PEFT's autocast_adapter_dtype default):
    * the trainer does not cast them to bf16 (FrameworkProfile.kbitTrainableBf16 does not apply). No flag sets it;
    * the axolotl reader does where its trainer is transformers' Trainer or TRL's experimental ORPO / CPO.

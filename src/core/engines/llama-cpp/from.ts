@@ -222,6 +222,33 @@ function readKvTypes(a: ArgValues, flags: FromFlags, warnings: string[]): void {
   if (k === 'f32' || vt === 'f32') warnings.push('an f32 KV cache: estimated as 16-bit');
 }
 
+/**
+ * GGUF types vramplan has no type of, read as the nearest one it has (with a note). Unsloth's Dynamic 2.0
+ * "UD-Q4_K_XL": Q4_K blocks, with the tensors its calibration keeps higher at 5-6 bits, a mix near Q4_K_M's (Q4_K
+ * with Q6_K for half of attn_v/ffn_down): Unsloth's Llama-4-Scout table gives its Q4_K_XL 65.6 GB for 109B
+ * parameters, 4.8 bits a weight ("4.5bit", MoE/other bits 4.5/5.5; https://docs.unsloth.ai/basics/tutorial-how-to-run-and-fine-tune-llama-4).
+ * IQ4_NL: one fp16 scale and 16 bytes of 4-bit codebook indices a block of 32, the 18 bytes of Q4_0's block; IQ4_XS:
+ * 136 bytes a 256-weight super-block (fp16 scale, 6-bit sub-block scales, 128 bytes of indices), 4.25 bits a weight,
+ * under Q4_0's 4.5 (block_iq4_nl, block_iq4_xs: ggml/src/ggml-common.h, ggml-org/llama.cpp).
+ */
+const GGUF_NEAREST: readonly { name: RegExp; weights: string; note: string }[] = [
+  {
+    name: /q4_k_xl/i,
+    weights: 'q4_k_m',
+    note: "the GGUF is Unsloth's Dynamic UD-Q4_K_XL (Q4_K blocks, some tensors at 5-6 bits): estimated as q4_k_m, the llama.cpp mix nearest it (give --weights to change)",
+  },
+  {
+    name: /iq4_nl/i,
+    weights: 'q4_0',
+    note: "the GGUF is IQ4_NL: estimated as q4_0, whose 18-byte block of 32 weights it shares (a codebook in place of Q4_0's linear scale; give --weights to change)",
+  },
+  {
+    name: /iq4_xs/i,
+    weights: 'q4_0',
+    note: 'the GGUF is IQ4_XS (4.25 bits a weight): estimated as q4_0 (4.5 bits), about 6% over its weights (give --weights to change)',
+  },
+];
+
 /** One llama-server command → contract flags, its GPUs (layer split = pipeline stages), what it could not map. */
 export function readLlamaServerCommand(
   c: ServeCommand,
@@ -237,7 +264,11 @@ export function readLlamaServerCommand(
   const weights = ref ? weightsFromName(ref) : null;
   // A GGUF type in the name, or an MXFP4 GGUF (gpt-oss: ggml-org/gpt-oss-*-GGUF, launch.ts MXFP4_GGUF).
   if (weights?.startsWith('q') || weights === 'mxfp4') flags.weights = weights;
-  else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
+  else if (ref && GGUF_NEAREST.some((g) => g.name.test(ref))) {
+    const g = GGUF_NEAREST.find((x) => x.name.test(ref))!;
+    flags.weights = g.weights;
+    warnings.push(g.note);
+  } else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
   else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
   else
     warnings.push(
@@ -294,12 +325,21 @@ export function readLlamaServerCommand(
   return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings });
 }
 
+/**
+ * llama.cpp's chat programs, read as a one-slot llama-server: llama-cli (tools/main) and llama-mtmd-cli (tools/mtmd)
+ * parse the same common_params as llama-server (common/arg.cpp common_params_parser_init: -m/-hf, -c, -ngl, -ot,
+ * --cpu-moe, -fa, --cache-type-k/v, --mmproj are registered for each), load the model the same way and run one
+ * conversation in one context of -c tokens (-np is llama-server's); the run-locally guides print these lines
+ * (docs.unsloth.ai, e.g. basics/tutorial-how-to-run-and-fine-tune-llama-4).
+ */
+const LLAMA_CLIS: readonly string[] = ['llama-cli', 'llama-mtmd-cli'];
+
 /** `--from` of llama.cpp server command lines. */
 export const LLAMA_CPP_SERVE: ServeReader = {
   name: 'llama.cpp llama-server command line',
   start: (words, i) => {
     const base = programName(words[i]!);
-    if (base === 'llama-server') return i + 1;
+    if (base === 'llama-server' || LLAMA_CLIS.includes(base)) return i + 1;
     // llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda) run llama-server.
     if (i > 0 && /^llama\.cpp:server/.test(base)) return i + 1;
     return null;

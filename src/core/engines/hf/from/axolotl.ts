@@ -68,8 +68,6 @@ const NOT_MODELLED: Record<string, string> = {
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
   fp8: 'FP8 training beside an adapter (estimated in bf16: --compute fp8 is full fine-tuning)',
   qat: 'quantization-aware training (not modelled)',
-  quantize_moe_experts:
-    'MoE experts quantized at load (estimated unquantized, as transformers loads them, with no k-bit preparation)',
 };
 
 /**
@@ -289,9 +287,15 @@ function loadBuildOf(
   return whole ? { build: { ...b.build, ...whole } } : b;
 }
 
-/** `quantizedExperts`: quantize_moe_experts, under which the loader skips the preparation (model.py:1139-1141). */
+/**
+ * `quantizedExperts`: quantize_moe_experts, under which the loader quantizes the fused expert parameters to the
+ * load_in_* type as they load (monkeypatch/moe_quant.py patch_moe_quantization_on_load; its schema requires an
+ * adapter and load_in_4bit or load_in_8bit) and skips the k-bit preparation (loaders/model.py:1139-1141).
+ */
 function kbitBuildOf(flags: FromFlags, quantizedExperts: boolean): Pick<FromMapping, 'build'> {
   const kbit = flags.weights === 'nf4' || flags.weights === 'fp4' || flags.weights === 'int8';
+  if (kbit && quantizedExperts && flags.method !== 'full')
+    return { build: { quantizedExperts: true } };
   // flags.zero comes from fsdp here (the DeepSpeed file is merged later; setup.ts drops the cast-back under ZeRO-3).
   if (!kbit || quantizedExperts || flags.method === 'full' || flags.zero !== undefined) return {};
   const fp32Adapters = !AXOLOTL_BF16_ADAPTER_OBJECTIVES.includes(flags.objective);
