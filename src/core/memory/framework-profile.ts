@@ -719,6 +719,14 @@ export interface FrameworkProfile extends EagerLayerProfile, Mxfp4ExpertProfile 
     maxTileTokens: number;
   };
   /**
+   * Time: a decode step's KV read on an AMD Instinct GPU of a gfx target listed (gfx942, gfx950), where the engine's own
+   * decode-attention kernels run (not AITER's: TimeOptions.rocmAiter): the share of the card's peak bandwidth its
+   * split-context HIP kernel sustains (where rocmPagedDecode's block size, head size and query heads a KV head allow
+   * it) and the share its Triton kernel sustains otherwise (time/decode-attention.ts kvReadRate). Absent: the card's
+   * stream rate.
+   */
+  rocmDecodeRead?: { gfx: readonly string[]; splitPeakShare: number; tritonPeakShare: number };
+  /**
    * Time: the decode-attention kernel family the engine runs for a model (its config's model_type, whether its
    * attention is an MLA latent) on an NVIDIA GPU of compute capability `cc`, where a kernel benchmark gives that
    * family's sustained KV read rate (time/decode-attention.ts). Absent, or undefined: the card's stream rate.

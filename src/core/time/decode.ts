@@ -717,6 +717,7 @@ export function decodeStepFigures(
     varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
     compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
+    aiter: t.rocmAiter, // AITER's ROCm attention, not the engine's own kernels (rocmDecodeRead)
   });
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
