@@ -105,7 +105,8 @@ function rocmKvReadRate(
 ): number {
   const d = fw.rocmDecodeRead;
   const pd = fw.rocmPagedDecode;
-  if (d === undefined || pd === undefined || s.aiter === true || m.mla || m.heads <= 0) return r.mem;
+  if (d === undefined || pd === undefined || s.aiter === true || m.mla || m.heads <= 0)
+    return r.mem;
   if (r.gfx === undefined || !d.gfx.includes(r.gfx)) return r.mem;
   const share = rocmSplitDecode(m, pd, s.kvBlock) ? d.splitPeakShare : d.tritonPeakShare;
   return r.mem * (share / MEM_EFF_AMD);
