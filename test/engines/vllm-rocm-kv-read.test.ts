@@ -1,5 +1,5 @@
 /**
- * vLLM's own ROCm decode-attention kernels read the KV below the card's stream rate (FrameworkProfile.rocmDecodeRead):
+ * vLLM's own ROCm decode-attention kernels read the KV below the card's stream rate (FrameworkProfile.rocmPagedDecode.peakShares):
  * the split-context HIP kernel (ll4mi) at 0.52 of the peak where its block, head and GQA sizes take the layers, the
  * Triton unified attention at 0.54 elsewhere, on gfx942 and gfx950 only; AITER's backends, MLA latents, SGLang and
  * NVIDIA GPUs keep their rates.
@@ -16,7 +16,7 @@ import { timeOptionsFromFlags } from '../../src/schema/time.js';
 
 const llama = modelFacts(resolveModel('llama-3.1-8b')); // 32 query and 8 KV heads of 128
 const vllm = FRAMEWORKS.vllm;
-const read = FRAMEWORKS.vllm.rocmDecodeRead!;
+const read = FRAMEWORKS.vllm.rocmPagedDecode!.peakShares!;
 const rates = (gpu: string) => {
   const f: RawFlags = { model: 'llama-3.1-8b', gpu, method: 'inference', framework: 'vllm' };
   return gpuRates(findGpu(gpu), timeOptionsFromFlags(f, optionsFromFlags(f)));
@@ -40,7 +40,7 @@ describe("vLLM's ROCm decode attention's KV read", () => {
   it('the split HIP kernel at its share of the peak on an MI300X and an MI355X (16-token blocks)', () => {
     for (const gpu of ['mi300x', 'mi355x']) {
       const r = rates(gpu);
-      expect(kvReadRate(llama, vllm, r) / r.mem).toBeCloseTo(read.splitPeakShare / MEM_EFF_AMD, 12);
+      expect(kvReadRate(llama, vllm, r) / r.mem).toBeCloseTo(read.split / MEM_EFF_AMD, 12);
       expect(kvReadRate(llama, vllm, r, { kvBlock: 32 })).toBe(kvReadRate(llama, vllm, r));
     }
   });
@@ -48,14 +48,14 @@ describe("vLLM's ROCm decode attention's KV read", () => {
   it("the Triton kernel's share outside the HIP kernel's block sizes", () => {
     const r = rates('mi300x');
     expect(kvReadRate(llama, vllm, r, { kvBlock: 128 }) / r.mem).toBeCloseTo(
-      read.tritonPeakShare / MEM_EFF_AMD,
+      read.triton / MEM_EFF_AMD,
       12,
     );
   });
 
   it('both below the stream rate', () => {
-    expect(read.splitPeakShare).toBeLessThan(MEM_EFF_AMD);
-    expect(read.tritonPeakShare).toBeLessThan(MEM_EFF_AMD);
+    expect(read.split).toBeLessThan(MEM_EFF_AMD);
+    expect(read.triton).toBeLessThan(MEM_EFF_AMD);
   });
 
   it("AITER's backends, an MLA latent, SGLang and an MI210 keep the stream rate", () => {

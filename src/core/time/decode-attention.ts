@@ -92,7 +92,7 @@ function rocmSplitDecode(
 }
 
 /**
- * The KV read's rate on an AMD GPU: where the engine's own decode kernels run (FrameworkProfile.rocmDecodeRead, on the
+ * The KV read's rate on an AMD GPU: where the engine's own decode kernels run (FrameworkProfile.rocmPagedDecode.peakShares, on the
  * gfx targets its figures are of; not AITER's, `aiter`; K/V heads, not an MLA latent), the share of the card's peak
  * its split HIP kernel sustains where rocmPagedDecode takes the layers, else its Triton kernel's; otherwise the card's
  * stream rate. The share scales the same derated rate (power limit) as the stream rate.
@@ -103,12 +103,12 @@ function rocmKvReadRate(
   r: GpuRates,
   s: { kvBlock?: number; aiter?: boolean },
 ): number {
-  const d = fw.rocmDecodeRead;
   const pd = fw.rocmPagedDecode;
-  if (d === undefined || pd === undefined || s.aiter === true || m.mla || m.heads <= 0)
+  const d = pd?.peakShares;
+  if (pd === undefined || d === undefined || s.aiter === true || m.mla || m.heads <= 0)
     return r.mem;
   if (r.gfx === undefined || !d.gfx.includes(r.gfx)) return r.mem;
-  const share = rocmSplitDecode(m, pd, s.kvBlock) ? d.splitPeakShare : d.tritonPeakShare;
+  const share = rocmSplitDecode(m, pd, s.kvBlock) ? d.split : d.triton;
   return r.mem * (share / MEM_EFF_AMD);
 }
 
@@ -183,7 +183,15 @@ export function stepCore(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number; q?: string | null },
+  tr: {
+    kvGpu: number;
+    fp32Gemm: boolean;
+    rate: number;
+    paddedFlops?: number;
+    q?: string | null;
+    /** AITER's kernels run the ROCm attention (TimeOptions.rocmAiter), not the engine's own (kvReadRate). */
+    aiter?: boolean;
+  },
   s: {
     batch: number;
     tp: number;
@@ -195,8 +203,6 @@ export function stepCore(
     weights?: EstimateOptions['weights'];
     /** The decode is compiled, on a preallocated cache: no per-step copy (FrameworkProfile.kvAppendCopies). */
     compiled?: boolean;
-    /** AITER's kernels run the ROCm attention (TimeOptions.rocmAiter): not the engine's own (rocmDecodeRead). */
-    aiter?: boolean;
   },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
@@ -215,7 +221,7 @@ export function stepCore(
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
   const attention =
     Math.max(
-      tr.kvGpu / kvReadRate(m, fw, r, s),
+      tr.kvGpu / kvReadRate(m, fw, r, { kvBlock: s.kvBlock, aiter: tr.aiter }),
       attnFlops / rate,
       unsplitChainSeconds(m, fw, r, s),
       unsplitWalkSeconds(m, fw, r, s),

@@ -703,7 +703,7 @@ export function decodeStepFigures(
 ): StepFigures {
   const B = o.batch;
   const tp = o.tp;
-  const tr = decodeTraffic(m, o, t, r, B, ctx);
+  const tr = { ...decodeTraffic(m, o, t, r, B, ctx), aiter: t.rocmAiter }; // aiter: stepCore's KV read
   const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr) + mmvqColumnSeconds(tr, r, B);
   const fw = FRAMEWORKS[o.framework];
   // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).
@@ -717,7 +717,6 @@ export function decodeStepFigures(
     varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
     compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
-    aiter: t.rocmAiter, // AITER's ROCm attention, not the engine's own kernels (rocmDecodeRead)
   });
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);

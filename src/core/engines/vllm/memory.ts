@@ -270,9 +270,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   rocmPrefillAttention: VLLM_ROCM_PREFILL_ATTENTION,
   // On ROCm a decode token's attention runs the HIP paged-attention kernel or, outside its block and head sizes, the
   // Triton kernel that walks each sequence in one program (engines/vllm/rocm-attention.ts).
-  rocmPagedDecode: VLLM_ROCM_PAGED_DECODE,
-  // Those kernels' KV read on gfx942 and gfx950, below the card's stream rate (engines/vllm/rocm-attention.ts).
-  rocmDecodeRead: VLLM_ROCM_DECODE_READ,
+  // Those kernels read the KV below the card's stream rate on gfx942 and gfx950 (peakShares).
+  rocmPagedDecode: { ...VLLM_ROCM_PAGED_DECODE, peakShares: VLLM_ROCM_DECODE_READ },
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

@@ -47,8 +47,8 @@ export const VLLM_ROCM_PAGED_DECODE: NonNullable<FrameworkProfile['rocmPagedDeco
 };
 
 /**
- * vLLM's own ROCm decode-attention kernels' sustained KV read (FrameworkProfile.rocmDecodeRead; time/decode-attention.ts
- * kvReadRate), as a share of the card's peak bandwidth, on the gfx targets the figures are of (CDNA 3 and CDNA 4):
+ * vLLM's own ROCm decode-attention kernels' sustained KV read (FrameworkProfile.rocmPagedDecode.peakShares;
+ * time/decode-attention.ts kvReadRate), as a share of the card's peak bandwidth, on the gfx targets the figures are of (CDNA 3 and CDNA 4):
  *
  * - The split-context HIP kernel (`paged_attention_ll4mi_QKV_mfma16_kernel` and its reduce, csrc/rocm/attention.cu; V0's
  *   ROCm backend and ROCM_ATTN run it where `use_rocm_custom_paged_attention` allows): AITER's copy of it
@@ -68,8 +68,10 @@ export const VLLM_ROCM_PAGED_DECODE: NonNullable<FrameworkProfile['rocmPagedDeco
  * (VLLM_ROCM_USE_AITER=1: its assembly and CK paged attention, its MLA decode) are other kernels, and an MLA latent is
  * read by other kernels again: neither is covered.
  */
-export const VLLM_ROCM_DECODE_READ: NonNullable<FrameworkProfile['rocmDecodeRead']> = {
+export const VLLM_ROCM_DECODE_READ: NonNullable<
+  NonNullable<FrameworkProfile['rocmPagedDecode']>['peakShares']
+> = {
   gfx: ['gfx942', 'gfx950'], // the figures' cards: MI325X (gfx942) and MI355X (gfx950)
-  splitPeakShare: 0.52, // ll4mi mfma16 + reduce, 64 x 2048 tokens on MI355X, AMD-AGI/AgentKernelArena@3cdf60d5
-  tritonPeakShare: 0.54, // vLLM v0.28 Triton unified attention, 32 sequences on MI325X, ROCm/aiter#5415
+  split: 0.52, // ll4mi mfma16 + reduce, 64 x 2048 tokens on MI355X, AMD-AGI/AgentKernelArena@3cdf60d5
+  triton: 0.54, // vLLM v0.28 Triton unified attention, 32 sequences on MI325X, ROCm/aiter#5415
 };
