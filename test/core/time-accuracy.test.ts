@@ -794,7 +794,7 @@ const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
 // The older and newer vLLM field rows at today's figures (each line's comment says how they got there).
 const OLDER_BAR = { count: 31, median: 0.099, p90: 0.23 };
-const NEWER_BAR = { count: 4, median: 0.088, p90: 0.119 };
+const NEWER_BAR = { count: 4, median: 0.088, p90: 0.1191 };
 const FIELD_BARS = {
   // OCI Llama-3.1-405B FP8 on 8x MI300X (vLLM 0.6 V0 benchmark_latency, batch 1-256: +41..+148% before,
   // +11..+75% after), Qwen2.5-72B on 2x H100 at batch 1 (TPOT, +4%), Qwen3-30B-A3B on an A100 at batch 1
@@ -817,7 +817,9 @@ const FIELD_BARS = {
   // -11.7%: the step grows by 1.3 ms from batch 1, the page's 0.4 ms; its batch 1 stays -3.1%); with V1's serial host
   // work per running request (engines/vllm/memory.ts serialSeqHostSeconds, 10 µs) batch 2 -11.7% -> -11.8%; with the
   // pieces' cudaGraphLaunch host time under piecewise graphs (engines/vllm/piecewise.ts pieceLaunchNodeSeconds, 0.91 µs
-  // a node, sgl-project/sglang#29960) tt356 -3.1%, -1.9% -> -9.3%, -8.1%: 8.7% / 11.9% (NEWER_BAR).
+  // a node, sgl-project/sglang#29960) tt356 -3.1%, -1.9% -> -9.3%, -8.1%: 8.7% / 11.9%; with vLLM's ROCm decode kernels'
+  // KV read at their sourced shares of the peak (engines/vllm/rocm-attention.ts VLLM_ROCM_DECODE_READ; AMD's batch 2
+  // -11.85% -> -11.90%): 8.7% / 11.9% (NEWER_BAR, p90 0.1190 -> 0.1191).
   'newer kind:serving engine:vllm': NEWER_BAR,
   // The latest sources, scored before any change: vllm-project/vllm#25444 (Qwen3-Coder-30B-A3B FP8 on one H100, a burst of
   // 10: piecewise graphs +85.7%, +90.9%, full graphs +26.4%, +32.1%; the piecewise cost of a K/V-head MoE layer is
@@ -930,8 +932,10 @@ const FIELD_BARS = {
   // biased attention linears and router on hipBLASLt (engines/vllm/rocm-gemm.ts): -19.3%, -15.0%, -8.6%, +17.7%. With
   // vLLM's ROCm prefill attention at the Triton kernel's rate (engines/vllm/rocm-attention.ts): -19.4%, -15.1%, -8.7%,
   // +17.4%. With the experts at the shape vLLM pads them to on ROCm, 3072 x 3072 (engines/vllm/mxfp4-pad.ts;
-  // ROCm/triton#970's 2.5 B a CU cycle is a padded shape's): -27.7%, -23.8%, -17.9%, +6.3%.
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.209, p90: 0.278 },
+  // ROCm/triton#970's 2.5 B a CU cycle is a padded shape's): -27.7%, -23.8%, -17.9%, +6.3%. With vLLM's ROCm decode
+  // kernels' KV read at their sourced shares of the peak (engines/vllm/rocm-attention.ts VLLM_ROCM_DECODE_READ, the
+  // HIP kernel's 0.52: the sinks that send gpt-oss to the Triton kernel are not modelled): -27.9%, -24.4%, -19.0%, +3.1%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.218, p90: 0.279 },
   // sariekr/gpu_conc, gpt-oss-20b MXFP4 on one GPU with vLLM of August 2025 (0.10.1 assumed: piecewise graphs, serial
   // scheduler), the median per-request output speed of 1, 4, 8 and 16 streamed chat requests in flight read as 1 / TPOT,
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
@@ -1014,8 +1018,9 @@ const FIELD_BARS = {
   // ROCm/aiter#1930's SGLang DeepSeek-R1 FP8 on 8x MI300X at 4, 8, 16, 32 in flight: +15.2%, +15.3%, +13.1%, -1.7%.
   'prtable kind:serving engine:sglang': { count: 4, median: 0.142, p90: 0.154 },
   // vllm-project/vllm#25135's Llama 3.1 405B MXFP4 on one MI355X at 64 in flight: -15.8% (the estimate slow; MXFP4 timed
-  // weight-only at the 16-bit rate on AMD GPUs, docs/time-model.md, same section).
-  'prtable kind:serving engine:vllm': { count: 1, median: 0.158, p90: 0.158 },
+  // weight-only at the 16-bit rate on AMD GPUs, docs/time-model.md, same section); -18.3% with vLLM's ROCm decode kernels'
+  // KV read at their sourced shares of the peak (engines/vllm/rocm-attention.ts VLLM_ROCM_DECODE_READ).
+  'prtable kind:serving engine:vllm': { count: 1, median: 0.184, p90: 0.184 },
   // ggml-org/llama.cpp#17505's Llama 3 8B Q4_0 after a 32,768-token depth (scored before any change): -7.5%, +3.8%,
   // +42.9%, +40.0% at 2, 4, 8, 16 tokens on an RTX 3090, -13.4% at one on an RTX 4090: MMVQ's column work at 8 and the
   // harness reading's attention at 16 (docs/time-model.md "Qwen3-4B on an RTX 4090, an eager AWQ run and llama.cpp at a

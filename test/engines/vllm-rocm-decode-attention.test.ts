@@ -62,7 +62,9 @@ describe("vLLM's decode attention on ROCm", () => {
 
   it('at block size 128 a 32K context decodes slower on an MI355X and an MI300X', () => {
     expect(stepSeconds('mi355x', 32768, 128)).toBeGreaterThan(1.2 * stepSeconds('mi355x', 32768));
-    expect(stepSeconds('mi300x', 32768, 128)).toBeGreaterThan(1.2 * stepSeconds('mi300x', 32768));
+    // The MI300X's default step reads its KV at the HIP kernel's 0.52 of the peak (peakShares), the chain at block
+    // size 128 adds the same walk: a smaller share of the longer step.
+    expect(stepSeconds('mi300x', 32768, 128)).toBeGreaterThan(1.1 * stepSeconds('mi300x', 32768));
   });
 
   it('the walk is one round trip a tile: twice the context, twice the chain; a 64-token tile, twice 128', () => {

@@ -11,6 +11,7 @@ import type { PiecewiseAttentionCalls } from './piecewise-attention-profile.js';
 import type { DecodeFeatureKernelsOf } from './decode-feature-kernels.js';
 import type { DecodeAttentionFamily, UnsplitDecodeWalk } from './unsplit-decode-walk.js';
 import type { RocmBlockFp8Linear, RocmBlockFp8Prefill } from './rocm-block-fp8.js';
+import type { RocmPagedDecode } from './rocm-paged-decode.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
 import type { FusedMoeGrid } from '../time/moe-grid-types.js';
@@ -709,15 +710,10 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * Time: a decode step's attention on an AMD GPU (ROCm): the paged cache's block sizes, head sizes and query heads a
    * KV head (at most) the engine's split-context HIP kernel takes, the cache's block size where none is given, and the
    * most tokens a tile of the fallback Triton kernel, which runs one program a sequence and KV head and walks its
-   * context one tile at a time (time/decode-attention.ts unsplitChainSeconds). Absent: no such fallback.
+   * context one tile at a time (time/decode-attention.ts unsplitChainSeconds), and the two kernels' KV read
+   * (memory/rocm-paged-decode.ts). Absent: no such fallback.
    */
-  rocmPagedDecode?: {
-    blockSizes: readonly number[];
-    headSizes: readonly number[];
-    maxQueriesPerKv: number;
-    defaultBlockSize: number;
-    maxTileTokens: number;
-  };
+  rocmPagedDecode?: RocmPagedDecode;
   /**
    * Time: the decode-attention kernel family the engine runs for a model (its config's model_type, whether its
    * attention is an MLA latent) on an NVIDIA GPU of compute capability `cc`, where a kernel benchmark gives that

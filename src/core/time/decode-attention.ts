@@ -18,7 +18,7 @@
  * attention kernels").
  */
 import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framework-profile.js';
-import { MEM_EFF, type GpuRates } from './hardware.js';
+import { MEM_EFF, MEM_EFF_AMD, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { routedExpertRate, stepExpertFlops } from './fp4-bf16-moe.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -53,10 +53,17 @@ const FAMILIES: Record<DecodeAttentionFamily, AttentionFamily> = {
 /**
  * The KV read's rate (bytes a second) of a decode step of model `m` on GPU `r`: the sustained share of the peak of
  * the decode-attention family the engine runs for the model there (FrameworkProfile.decodeAttention), else the
- * card's stream rate (GpuRates.mem). The share scales the same derated rate (ECC, power limit) as the stream rate.
+ * card's stream rate (GpuRates.mem). The share scales the same derated rate (ECC, power limit) as the stream rate. On
+ * an AMD GPU the engine's own ROCm kernels' share where it gives one (rocmKvReadRate).
  */
-export function kvReadRate(m: ModelFacts, fw: FrameworkProfile, r: GpuRates): number {
-  if (r.rocm || r.cc <= 0 || fw.decodeAttention === undefined) return r.mem;
+export function kvReadRate(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { kvBlock?: number; aiter?: boolean } = {},
+): number {
+  if (r.rocm) return rocmKvReadRate(m, fw, r, s);
+  if (r.cc <= 0 || fw.decodeAttention === undefined) return r.mem;
   const family = fw.decodeAttention(m.modelType, m.mla, r.cc);
   if (family === undefined) return r.mem;
   // The figures are of Ampere (8.x) and Hopper (9.x) cards; others keep the stream rate.
@@ -64,6 +71,45 @@ export function kvReadRate(m: ModelFacts, fw: FrameworkProfile, r: GpuRates): nu
   const share =
     major === 8 ? FAMILIES[family].share : major === 9 ? FAMILIES[family].hopperShare : 0;
   return share > 0 ? r.mem * (share / MEM_EFF) : r.mem;
+}
+
+/**
+ * Whether the engine's split-context HIP decode kernel takes the model's layers (FrameworkProfile.rocmPagedDecode): the
+ * cache's block size (`kvBlock`, else the engine's default), the head size and the query heads a KV head.
+ */
+function rocmSplitDecode(
+  m: ModelFacts,
+  pd: NonNullable<FrameworkProfile['rocmPagedDecode']>,
+  kvBlock: number | undefined,
+): boolean {
+  const headDim = m.attnWidth / m.heads;
+  const kvHeads = m.kvWidth / headDim;
+  return (
+    pd.blockSizes.includes(kvBlock ?? pd.defaultBlockSize) &&
+    pd.headSizes.includes(headDim) &&
+    m.heads / kvHeads <= pd.maxQueriesPerKv
+  );
+}
+
+/**
+ * The KV read's rate on an AMD GPU: where the engine's own decode kernels run (FrameworkProfile.rocmPagedDecode.peakShares, on the
+ * gfx targets its figures are of; not AITER's, `aiter`; K/V heads, not an MLA latent), the share of the card's peak
+ * its split HIP kernel sustains where rocmPagedDecode takes the layers, else its Triton kernel's; otherwise the card's
+ * stream rate. The share scales the same derated rate (power limit) as the stream rate.
+ */
+function rocmKvReadRate(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { kvBlock?: number; aiter?: boolean },
+): number {
+  const pd = fw.rocmPagedDecode;
+  const d = pd?.peakShares;
+  if (pd === undefined || d === undefined || s.aiter === true || m.mla || m.heads <= 0)
+    return r.mem;
+  if (r.gfx === undefined || !d.gfx.includes(r.gfx)) return r.mem;
+  const share = rocmSplitDecode(m, pd, s.kvBlock) ? d.split : d.triton;
+  return r.mem * (share / MEM_EFF_AMD);
 }
 
 // Near the ridge a GEMM runs slower than the longer of its weight read and its arithmetic: its time is the cube-norm
@@ -101,13 +147,8 @@ export function unsplitChainSeconds(
 ): number {
   const pd = fw.rocmPagedDecode;
   if (!r.rocm || pd === undefined || m.mla || m.attnLayers <= 0 || m.heads <= 0) return 0;
-  const headDim = m.attnWidth / m.heads;
-  const kvHeads = m.kvWidth / headDim;
   const block = s.kvBlock ?? pd.defaultBlockSize;
-  const split =
-    pd.blockSizes.includes(block) &&
-    pd.headSizes.includes(headDim) &&
-    m.heads / kvHeads <= pd.maxQueriesPerKv;
+  const split = rocmSplitDecode(m, pd, s.kvBlock);
   const triton = Math.min(s.unsplitLayers ?? 0, m.attnLayers) * Math.ceil(s.ctx / block);
   if (split) return triton * CDNA_HBM_LATENCY_S;
   const tile = Math.min(block, pd.maxTileTokens);
@@ -142,7 +183,15 @@ export function stepCore(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  tr: { kvGpu: number; fp32Gemm: boolean; rate: number; paddedFlops?: number; q?: string | null },
+  tr: {
+    kvGpu: number;
+    fp32Gemm: boolean;
+    rate: number;
+    paddedFlops?: number;
+    q?: string | null;
+    /** AITER's kernels run the ROCm attention (TimeOptions.rocmAiter), not the engine's own (kvReadRate). */
+    aiter?: boolean;
+  },
   s: {
     batch: number;
     tp: number;
@@ -172,7 +221,7 @@ export function stepCore(
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
   const attention =
     Math.max(
-      tr.kvGpu / kvReadRate(m, fw, r),
+      tr.kvGpu / kvReadRate(m, fw, r, { kvBlock: s.kvBlock, aiter: tr.aiter }),
       attnFlops / rate,
       unsplitChainSeconds(m, fw, r, s),
       unsplitWalkSeconds(m, fw, r, s),

@@ -703,7 +703,7 @@ export function decodeStepFigures(
 ): StepFigures {
   const B = o.batch;
   const tp = o.tp;
-  const tr = decodeTraffic(m, o, t, r, B, ctx);
+  const tr = { ...decodeTraffic(m, o, t, r, B, ctx), aiter: t.rocmAiter }; // aiter: stepCore's KV read
   const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr) + mmvqColumnSeconds(tr, r, B);
   const fw = FRAMEWORKS[o.framework];
   // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).

@@ -193,7 +193,7 @@ const ATTN_EFF_GEFORCE = GEMM_EFF_GEFORCE;
 export const MEM_EFF = 0.85;
 // MI300X sustains 81% of its 5.3 TB/s peak in BabelStream where NVIDIA GPUs reach up to 90% (Ambati et al., "AMD
 // MI300X GPU Performance Analysis", arXiv:2510.27583, memory bandwidth section): AMD Instinct GPUs stream at 0.81.
-const MEM_EFF_AMD = 0.81;
+export const MEM_EFF_AMD = 0.81;
 // GDDR memory protects data with inline ECC: the check bits live in the same DRAM (6.25% of the capacity carved
 // out), unlike HBM's sideband ECC, which costs no bandwidth (NVIDIA Tesla V100 whitepaper, "ECC Memory
 // Resiliency"). Datacenter GDDR cards ship with it on (T4, A10, L4, L40S: nvidia-smi shows 15/16 of the memory;

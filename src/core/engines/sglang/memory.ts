@@ -11,6 +11,7 @@ import {
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS } from '../vllm/eager-ops.js';
+import { VLLM_ROCM_PAGED_DECODE } from '../vllm/rocm-attention.js';
 import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SGLANG_CUDA_KERNEL_NAMES, sglangUpcastsMxfp4Experts } from './mxfp4-runner.js';
 import { SERVING_BASE } from '../serving-base.js';
@@ -151,9 +152,10 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // (piecewiseAttentionCalls). Its ROCm decode linears are hipBLASLt calls at every batch row (rocm-gemm.ts). Its
   // ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
   // (serialSeqHostSeconds) or a V0 engine's (v0StepHostSeconds): vLLM's own, none measured for SGLang.
-  // Its ROCm decode attention was not read either: vLLM's kernels' figures (engines/vllm/rocm-attention.ts), assumed;
-  // no calibration row moves with it.
-  rocmPagedDecode: VLLM_MEMORY.rocmPagedDecode,
+  // Its ROCm decode attention was not read either: vLLM's kernels' sizes (engines/vllm/rocm-attention.ts), assumed;
+  // no calibration row moves with it. Not their KV read shares (peakShares): SGLang's Triton and AITER decode kernels
+  // are not vLLM's, and no timing of them on gfx942 was found.
+  rocmPagedDecode: VLLM_ROCM_PAGED_DECODE,
   rocmLibraryGemm: SGLANG_ROCM_LIBRARY_GEMM,
   // An fp8 KV cache on compute capability 10.0: vLLM's TRT-LLM FMHA prefill figure (vllm-project/vllm#25998), assumed
   // for SGLang's trtllm_mha backend there; no calibration row moves with it.

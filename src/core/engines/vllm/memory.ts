@@ -20,7 +20,11 @@ import { VLLM_BLOCK_FP8_LINEAR } from './block-fp8.js';
 import { vllmDecodeFeatureKernels } from './decode-kernels.js';
 import { VLLM_PIECEWISE_ATTENTION_CALLS } from './piecewise.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS, vllmEagerLayerExtraOps } from './eager-ops.js';
-import { VLLM_ROCM_PAGED_DECODE, VLLM_ROCM_PREFILL_ATTENTION } from './rocm-attention.js';
+import {
+  VLLM_ROCM_DECODE_READ,
+  VLLM_ROCM_PAGED_DECODE,
+  VLLM_ROCM_PREFILL_ATTENTION,
+} from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
@@ -270,7 +274,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   rocmPrefillAttention: VLLM_ROCM_PREFILL_ATTENTION,
   // On ROCm a decode token's attention runs the HIP paged-attention kernel or, outside its block and head sizes, the
   // Triton kernel that walks each sequence in one program (engines/vllm/rocm-attention.ts).
-  rocmPagedDecode: VLLM_ROCM_PAGED_DECODE,
+  // Those kernels read the KV below the card's stream rate on gfx942 and gfx950 (peakShares).
+  rocmPagedDecode: { ...VLLM_ROCM_PAGED_DECODE, peakShares: VLLM_ROCM_DECODE_READ },
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

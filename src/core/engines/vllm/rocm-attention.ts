@@ -45,3 +45,33 @@ export const VLLM_ROCM_PAGED_DECODE: NonNullable<FrameworkProfile['rocmPagedDeco
   defaultBlockSize: 16, // CacheConfig.block_size's default (engines/vllm/memory.ts VLLM_BLOCK_TOKENS)
   maxTileTokens: 128, // MAX_TRITON_BLOCK_SIZE, vllm-project/vllm@01551e98 chunked_prefill_paged_decode.py
 };
+
+/**
+ * vLLM's own ROCm decode-attention kernels' sustained KV read (FrameworkProfile.rocmPagedDecode.peakShares;
+ * time/decode-attention.ts kvReadRate), as a share of the card's peak bandwidth, on the gfx targets the figures are of (CDNA 3 and CDNA 4):
+ *
+ * - The split-context HIP kernel (`paged_attention_ll4mi_QKV_mfma16_kernel` and its reduce, csrc/rocm/attention.cu; V0's
+ *   ROCm backend and ROCM_ATTN run it where `use_rocm_custom_paged_attention` allows): AITER's copy of it
+ *   (`aiter.paged_attention_rocm`, the same ll4mi kernel pair) on an MI355X, CUDA-graph timed, 64 sequences, 32 query
+ *   and 8 KV heads of 128, 16-token blocks, bf16: 0.055, 0.076 and 0.128 ms at 1024, 1536 and 2048 tokens
+ *   (AMD-AGI/AgentKernelArena@3cdf60d5 tasks/image_kernel/mi355x_vllm_hip_paged_attention_decode/README.md). The
+ *   largest call reads 64 x 2048 x 8 x 128 x 2 (K, V) x 2 B = 536.9 MB: 4.19 TB/s, 0.52 of the MI355X's 8.0 TB/s (the
+ *   smaller calls 0.61 and 0.66). The kernel has one gfx9 path (`__HIP__GFX9__`), so the gfx950 share is taken for
+ *   gfx942 (calibration/assumed.json).
+ * - The Triton unified attention (TRITON_ATTN, and the builds' fallback outside the HIP kernel's sizes): vLLM v0.28's
+ *   in-tree kernel on an MI325X (gfx942), bf16, 32 query and 16 KV heads of 256, a 1024-token window of an 8K context,
+ *   64-token blocks: 166.53 us at 32 sequences (ROCm/aiter#5415), whose window reads 32 x 1024 x 16 x 256 x 2 x 2 B =
+ *   536.9 MB (the whole 8K context would need 25.8 TB/s): 3.22 TB/s, 0.54 of the MI325X's 6.0 TB/s. AITER's fork of
+ *   the kernel reads 0.32-0.40 of it at 64 sequences of 8K with 512-wide heads and an fp8 cache (ROCm/aiter#5664).
+ *
+ * Both well below the 0.81 of the peak the card streams at (time/hardware.ts MEM_EFF_AMD). AITER's backends
+ * (VLLM_ROCM_USE_AITER=1: its assembly and CK paged attention, its MLA decode) are other kernels, and an MLA latent is
+ * read by other kernels again: neither is covered.
+ */
+export const VLLM_ROCM_DECODE_READ: NonNullable<
+  NonNullable<FrameworkProfile['rocmPagedDecode']>['peakShares']
+> = {
+  gfx: ['gfx942', 'gfx950'], // the figures' cards: MI325X (gfx942) and MI355X (gfx950)
+  split: 0.52, // ll4mi mfma16 + reduce, 64 x 2048 tokens on MI355X, AMD-AGI/AgentKernelArena@3cdf60d5
+  triton: 0.54, // vLLM v0.28 Triton unified attention, 32 sequences on MI325X, ROCm/aiter#5415
+};
