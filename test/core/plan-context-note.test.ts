@@ -1,12 +1,10 @@
 // A plan past the positions the model's config declares runs only on an engine that scales RoPE itself (Unsloth
 // sets a linear rope_scaling of max_seq_length over max_position_embeddings): the plan says so, as estimate warns.
 import { describe, expect, it } from 'vitest';
-import { plan } from '../../src/core/plan/index.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { parseScenario, resolveHardware } from '../../src/io/load-scenario.js';
+import { planYaml } from '../helpers/plan.js';
 
 function planAt(seq: number) {
-  const s = parseScenario(
+  return planYaml(
     'past-positions.yaml',
     `name: past positions
 model: qwen3-0.6b
@@ -15,15 +13,8 @@ hardware: { owned: [{ gpu: h100-sxm, count: 1 }], counts: { min: 1, max: 1 } }
 search: { offload: [none] }
 rank: time
 `,
+    5,
   );
-  const hw = resolveHardware(s);
-  return plan({
-    scenario: s,
-    arch: resolveModel(s.model),
-    hardware: hw.options,
-    circuits: hw.circuits,
-    top: 5,
-  });
 }
 
 describe("plan notes: a sequence past the model's positions", () => {

@@ -7,16 +7,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  CITED_SOURCE as SOURCE,
   PUBLISHED,
+  PUBLISHED_AT,
   publishedCases,
   runPublished,
   type PublishedOutcome,
 } from '../helpers/published-configs.js';
-
-const SOURCE =
-  /https:\/\/(github\.com\/[^/\s]+\/[^/\s]+\/((blob|tree)\/(v?\d[\w.-]*|[0-9a-f]{7,40})\/|(issues|pull)\/\d+)|pypi\.org\/project\/[\w-]+\/[\d.]+\/)/;
-const PUBLISHED_AT =
-  /^(https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/blob\/[0-9a-f]{40}\/\S+|[\w.-]+\/[\w.-]+#\d+)$/;
 
 const cases = publishedCases('cases-pasted.json');
 const first = publishedCases();

@@ -8,17 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { targetsOf } from '../../src/core/from/common.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import {
+  CITED_SOURCE as SOURCE,
   PUBLISHED,
+  PUBLISHED_AT,
   publishedCases,
   runPublished,
   type PublishedOutcome,
 } from '../helpers/published-configs.js';
-
-const SOURCE =
-  /https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/((blob|tree)\/(v?\d[\w.-]*|[0-9a-f]{7,40})\/|(issues|pull)\/\d+)/;
-/** Where a case is published: a file at a commit, or an issue, pull request or discussion as owner/repo#N. */
-const PUBLISHED_AT =
-  /^(https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/blob\/[0-9a-f]{40}\/\S+|[\w.-]+\/[\w.-]+#\d+)$/;
 
 /**
  * The configurations the estimate still refuses, each for a reason its refusal cites: torchtune's Llama 4 recipes

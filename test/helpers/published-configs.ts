@@ -146,3 +146,10 @@ export function runPublished(c: PublishedCase): PublishedOutcome {
       : {}),
   };
 }
+
+/** A refusal's cited source: a file or tree at a tag or commit, an issue or pull request, or a PyPI release. */
+export const CITED_SOURCE =
+  /https:\/\/(github\.com\/[^/\s]+\/[^/\s]+\/((blob|tree)\/(v?\d[\w.-]*|[0-9a-f]{7,40})\/|(issues|pull)\/\d+)|pypi\.org\/project\/[\w-]+\/[\d.]+\/)/;
+/** Where a case is published: a file at a commit, or an issue, pull request or discussion as owner/repo#N. */
+export const PUBLISHED_AT =
+  /^(https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/blob\/[0-9a-f]{40}\/\S+|[\w.-]+\/[\w.-]+#\d+)$/;
