@@ -230,6 +230,7 @@ export function timeOfBuild(t: TimeOptions, build?: BuildContext): TimeOptions {
     ...(build.kbitFp32Adapters ? { kbitFp32Adapters: true } : {}),
     ...(build.adaptersInWeightDtype ? { adaptersInWeightDtype: true } : {}),
     ...(build.linearizedExperts ? { denseMoeLoop: true } : {}),
+    ...(build.quantizedExperts ? { quantizedExperts: true } : {}),
     ...(stream === undefined ? {} : { kbitFp32Stream: stream }),
   };
 }

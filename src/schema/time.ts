@@ -194,6 +194,13 @@ export interface TimeOptions {
    */
   denseMoeLoop?: boolean;
   /**
+   * The run quantized the MoE's fused 3-D expert parameters at load (EstimateContext.quantizedExperts: axolotl's
+   * quantize_moe_experts), so no routed expert is left in floating point (time/float-experts.ts): each access of a
+   * layer's expert stack dequantizes all of it through the parametrization (axolotl-ai-cloud/axolotl@067b021c
+   * src/axolotl/monkeypatch/moe_quant.py), in the forward, the recompute and the backward as every k-bit linear.
+   */
+  quantizedExperts?: boolean;
+  /**
    * Decode runs every routed expert on every token: transformers 4.55-4.57's GptOssExperts.forward outside training
    * repeats the hidden states once per expert and multiplies them by all experts' weights with torch.bmm, then weights
    * the outputs by the router (huggingface/transformers@00d4b3d2142cb4ced2f51b90614b5d26bc045015

@@ -15,6 +15,7 @@ import {
   trainWork,
 } from '../../src/core/time/index.js';
 import { floatExperts } from '../../src/core/time/float-experts.js';
+import { timeOfBuild } from '../../src/core/estimate.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -113,6 +114,21 @@ describe('routed experts left unquantized by the quantizer', () => {
     const looped = trainWork(m, o, { ...t, moeLoop: true });
     expect(looped.expertFp32).toBe(false);
     expect(looped.dequantBytes).toBeGreaterThan(trainWork(m, o, t).dequantBytes + expertElems);
+  });
+
+  it('do not apply where the run quantized the fused stacks at load (quantize_moe_experts): every stack dequantized each pass', () => {
+    const o = qlora(floatFw[0]);
+    expect(floatExperts(m, o, { ...t, quantizedExperts: true })).toBeNull();
+    const stacked = trainWork(m, o, { ...t, quantizedExperts: true });
+    expect(stacked.expertFp32).toBe(false);
+    // The parametrization dequantizes a layer's whole stack on access, all experts, not the routed ones: the
+    // forward, the recompute (full checkpointing) and the backward each add every expert's elements.
+    expect(stacked.dequantBytes - trainWork(m, o, t).dequantBytes).toBeGreaterThanOrEqual(
+      3 * expertElems,
+    );
+    // The build context the axolotl reader sets reaches the time options.
+    expect(timeOfBuild(t, { quantizedExperts: true }).quantizedExperts).toBe(true);
+    expect(timeOfBuild(t, {}).quantizedExperts).toBeUndefined();
   });
 
   it('are read in the compute dtype when serving 4-bit weights, and at the trained width by a rollout', () => {

@@ -40,10 +40,12 @@ export function floatExperts(
   // (TimeOptions.moeLoop: MixtralBlockSparseTop2MLP's w1, w2, w3 are nn.Linear, huggingface/transformers@v4.48.1
   // src/transformers/models/mixtral/modeling_mixtral.py; replace_with_bnb_linear swaps every nn.Linear but
   // llm_int8_skip_modules, src/transformers/integrations/bitsandbytes.py).
+  // Nor where the run quantized the fused stacks at load (TimeOptions.quantizedExperts).
   if (
     (t.quantFormat ?? defaultQuantFormat(o)) !== 'bnb' ||
     t.denseMoeLoop === true ||
-    t.moeLoop === true
+    t.moeLoop === true ||
+    t.quantizedExperts === true
   )
     return null;
   // The float width memory/setup.ts gives the non-linear parameters of a bitsandbytes model: fp32 where the model
