@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -411,8 +411,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (974: 961 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(974);
+  it('scores every scorable case (987: 974 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(987);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -789,6 +789,9 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^openinfer-/, 'openinfer'],
   [/^hamzah-/, 'hamzah'],
   [/^lambdavllm-/, 'lambdavllm'],
+  [/^aibench-/, 'aibench'],
+  [/^llamacpp-2917-/, 'llamacpp2917'],
+  [/^llamacpp-2891-/, 'llamacpp2891'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1283,11 +1286,20 @@ const FIELD_BARS = {
   // LambdaLabsML/vllm-benchmark: vLLM 0.5.4 (V0) ShareGPT bursts of 40, 160 and 640 on one H100 SXM (Llama-3-8B-Instruct):
   // -16.0, -11.1, +31.8% (scored before any change).
   'lambdavllm kind:serving engine:vllm': { count: 3, median: 0.161, p90: 0.319 },
+  // geerlingguy/ai-benchmarks' README: llama-bench tg128 under llama.cpp's Vulkan backend (the playbook's default build)
+  // on an Intel 265K desktop, Llama-3.2-3B and R1-Distill-Qwen-14B Q4_K_M and gpt-oss-20b on an RTX 4090, RTX 3060 12GB
+  // and RTX A4000: -8.8..+28.2%, the gpt-oss rows on the two smaller cards +15.9% and +28.2% (scored before any change).
+  'aibench kind:decode engine:llama.cpp': { count: 8, median: 0.064, p90: 0.283 },
+  // ggml-org/llama.cpp#2917 (August 2023, master column) and #2891 (September 2023, after its merge): LLaMA / Llama 2 7B
+  // tg128 and tg64 on the M2 Ultra's Metal backend, unfused graphs: Q8_0 +6.7%, Q4_0 +12.2%; F16 +3.3%, Q8_0 +7.8%,
+  // Q6_K +18.2% (scored before any change).
+  'llamacpp2917 kind:decode engine:llama.cpp': { count: 2, median: 0.095, p90: 0.123 },
+  'llamacpp2891 kind:decode engine:llama.cpp': { count: 3, median: 0.079, p90: 0.183 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 535 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
-    expect(fieldRows.length).toBe(535);
+  it('scores the 548 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
+    expect(fieldRows.length).toBe(548);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1499,8 +1511,10 @@ const ENGINE_BARS = {
   // gpt-oss-20b rows at 1-16 tokens +11..+23%, as its tg rows read): 7.1% / 20.5%. With ggml-org/llama.cpp#16894's ten
   // llama-batched-bench rows on Metal (M2 Ultra inferred; gpt-oss-20b MXFP4 and Qwen2.5 7B Q8_0 at 1, 2 and 4 sequences:
   // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%. With AlexsJones/llmfit's eleven RTX 5070 llama-server
-  // rows (-6.5..+6.8%, scored before any change), 131 rows, 6.8% / 20.5%.
-  'decode engine:llama.cpp': { count: 131, median: 0.073, p90: 0.221 },
+  // rows (-6.5..+6.8%, scored before any change), 131 rows, 6.8% / 20.5%. With geerlingguy/ai-benchmarks' eight
+  // Vulkan tg128 rows on an RTX 4090, RTX 3060 and RTX A4000 (-8.8..+28.2%) and ggml-org/llama.cpp#2917's and #2891's
+  // five Metal rows of 2023 on the M2 Ultra (+3.3..+18.2%), all scored before any change, 144 rows, 6.8% / 20.5%.
+  'decode engine:llama.cpp': { count: 144, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
