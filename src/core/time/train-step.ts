@@ -51,6 +51,8 @@ interface StepTimes {
   bwd: number;
   rec: number;
   deq: number;
+  /** Of deq, bitsandbytes' 4-bit host dispatch the GPU waits for (exposedBnb4Host). */
+  deqHost: number;
   /** LLM.int8's forward matmuls beyond a 16-bit GEMM (bnb-dequant.ts int8ForwardExtraSeconds). */
   int8: number;
   compute: number;
@@ -86,6 +88,7 @@ const scratch: StepTimes = {
   bwd: DOUBLE_FIELD,
   rec: DOUBLE_FIELD,
   deq: DOUBLE_FIELD,
+  deqHost: DOUBLE_FIELD,
   int8: DOUBLE_FIELD,
   compute: DOUBLE_FIELD,
   dpLink: DOUBLE_FIELD,
@@ -148,6 +151,27 @@ function attentionRate(w: TrainWork, r: GpuRates): number {
   if (w.fp32) return r.gemm32 * FP32_ATTN_SHARE;
   const emulated = w.bf16 ? r.gemmBf16Emulated : undefined;
   return emulated !== undefined ? emulated * FP32_ATTN_SHARE : r.attn * w.attnShare;
+}
+
+/**
+ * The part of bitsandbytes' 4-bit host dispatch (TrainWork.bnb4HostSeconds) the GPU waits for. Its ops are launched
+ * like the layers' own: dequantize_4bit and the matmul queue their kernels and return without a sync
+ * (bitsandbytes-foundation/bitsandbytes@0.41.1 bitsandbytes/functional.py `dequantize_4bit`,
+ * autograd/_functions.py `MatMul4Bit`), and CUDA runs them asynchronously to the host (PyTorch "CUDA semantics",
+ * asynchronous execution). So each pass's dispatch hides under the GPU work that pass queues beyond its host time
+ * (`fwdSlack`, `bwdSlack`: the pass's time less its host time) and under the pass's dequantization kernels
+ * (`deqGpu`, spread over the passes); only the rest adds to the step.
+ */
+function exposedBnb4Host(w: TrainWork, deqGpu: number, fwdSlack: number, bwdSlack: number): number {
+  if (w.bnb4HostSeconds === 0) return 0;
+  const fwdPasses = 1 + w.recompute;
+  const passes = fwdPasses + 1;
+  const host = w.bnb4HostSeconds / passes;
+  const gpu = deqGpu / passes;
+  return (
+    fwdPasses * Math.max(0, host - gpu - Math.max(0, fwdSlack)) +
+    Math.max(0, host - gpu - Math.max(0, bwdSlack))
+  );
 }
 
 /** Forward, backward, recompute and dequantization of one micro-batch. */
@@ -214,11 +238,11 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
   // some GPUs, and its int8 matmul is slower than a 16-bit GEMM (bnb-dequant.ts).
   const int8 = int8ForwardExtraSeconds(w.int8ForwardFlops, w.tokens, r, gemm, w.shape);
-  const deq =
+  const deqGpu =
     (w.dequantBytes + w.bnb4DequantBytes * (bnbDequantSlowdown(r.cc, w.bnbTreeDequant) - 1)) /
-      r.mem +
-    w.dequantSeconds +
-    int8;
+    r.mem;
+  const deqHost = exposedBnb4Host(w, deqGpu, fwd - fwdHost, bwd - bwdHost);
+  const deq = deqGpu + w.dequantSeconds + deqHost + int8;
   s.gemm = gemm;
   s.attnRate = attnRate;
   s.fwdGpu = fwdGpu;
@@ -229,6 +253,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.bwd = bwd;
   s.rec = rec;
   s.deq = deq;
+  s.deqHost = deqHost;
   s.int8 = int8;
   s.compute = fwd + lossFwd + bwd + rec + deq;
   s.fallbackF = Math.max(0, fbF - expertF);
@@ -450,7 +475,7 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m * (loopF + s.fallbackF) * (1 + (w.recomputeAttnOnly ? 0 : w.recompute)) +
     m * s.fallbackB +
     m * (s.bwd - s.bwdGpu) +
-    m * w.dequantSeconds;
+    m * (w.dequantSeconds + s.deqHost);
   const commT = m * (s.exposedMicro + s.tpT + s.epT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
   return argmaxBound(computeT, memT, commT, hostT);

@@ -40,6 +40,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   bnb4DequantBytes: DOUBLE_FIELD,
   bnbTreeDequant: false,
   dequantSeconds: DOUBLE_FIELD,
+  bnb4HostSeconds: DOUBLE_FIELD,
   int8ForwardFlops: DOUBLE_FIELD,
   optimizerBytes: DOUBLE_FIELD,
   optimizerOnHost: false,

@@ -52,6 +52,8 @@ export interface TrainWork {
   /** That kernel is the pre-0.48 tree kernel (TimeOptions.bnbTreeDequant), else the lookup-table kernel (0.48.0 on). */
   bnbTreeDequant: boolean;
   dequantSeconds: number; // fixed per micro-batch (LLM.int8 per-linear overhead)
+  /** Host dispatch of bitsandbytes' 4-bit dequantization ops per micro-batch, over all its passes (quantWork). */
+  bnb4HostSeconds: number;
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
   optimizerOnHost: boolean;

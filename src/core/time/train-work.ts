@@ -354,6 +354,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
   let dequantBytes = 0;
   let bnb4DequantBytes = 0;
   let dequantSeconds = 0;
+  let bnb4HostSeconds = 0;
   let int8ForwardFlops = 0;
   if (o.method === 'qlora' || (o.method === 'lora' && !isFloatDtype(o.weights))) {
     const perElem =
@@ -369,7 +370,8 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
       int8ForwardFlops =
         (1 + w.recompute) * 2 * w.tokens * ((m.linearActive - (fe?.active ?? 0)) / w.shard);
     } else if (q === 'bnb') {
-      dequantSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * linears * w.layersHere;
+      // Host dispatch of the 4-bit call's ops: it runs under the GPU's work like the layers' ops (train-step.ts).
+      bnb4HostSeconds = passes * bnb4Ops(o) * EAGER_OP_SECONDS * linears * w.layersHere;
       bnb4DequantBytes = dequantBytes;
     }
   }
@@ -391,6 +393,7 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     bnb4DequantBytes,
     bnbTreeDequant: t.bnbTreeDequant === true,
     dequantSeconds,
+    bnb4HostSeconds,
     int8ForwardFlops,
   };
 }
@@ -560,6 +563,7 @@ export function trainWork(
     bnb4DequantBytes: qw.bnb4DequantBytes,
     bnbTreeDequant: qw.bnbTreeDequant,
     dequantSeconds: qw.dequantSeconds,
+    bnb4HostSeconds: qw.bnb4HostSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerOnHost: onHost,
