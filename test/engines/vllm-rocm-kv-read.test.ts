@@ -58,13 +58,20 @@ describe("vLLM's ROCm decode attention's KV read", () => {
     expect(read.triton).toBeLessThan(MEM_EFF_AMD);
   });
 
-  it("AITER's backends, an MLA latent, SGLang and an MI210 keep the stream rate", () => {
+  it("AITER's backends, an MLA latent and an MI210 keep the stream rate", () => {
     const r = rates('mi300x');
     expect(kvReadRate(llama, vllm, r, { aiter: true })).toBe(r.mem);
     expect(kvReadRate(modelFacts(resolveModel('deepseek-v3')), vllm, r)).toBe(r.mem);
-    expect(kvReadRate(llama, FRAMEWORKS.sglang, r)).toBe(r.mem);
     const mi210 = rates('mi210');
     expect(kvReadRate(llama, vllm, mi210)).toBe(mi210.mem);
+  });
+
+  it("SGLang's untimed ROCm decode kernels read at the Triton unified attention's share, whatever the block", () => {
+    const r = rates('mi300x');
+    const triton = kvReadRate(llama, vllm, r, { kvBlock: 128 });
+    expect(triton).toBeLessThan(r.mem);
+    expect(kvReadRate(llama, FRAMEWORKS.sglang, r)).toBeCloseTo(triton, 6);
+    expect(kvReadRate(llama, FRAMEWORKS.sglang, r, { kvBlock: 16 })).toBeCloseTo(triton, 6);
   });
 
   it('an H100 keeps its decode family whatever the ROCm options', () => {

@@ -11,7 +11,7 @@ import {
   VLLM_SAMPLER_BYTES_PER_LOGIT,
 } from '../vllm/memory.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS } from '../vllm/eager-ops.js';
-import { VLLM_ROCM_PAGED_DECODE } from '../vllm/rocm-attention.js';
+import { VLLM_ROCM_DECODE_READ, VLLM_ROCM_PAGED_DECODE } from '../vllm/rocm-attention.js';
 import { SGLANG_ROCM_KERNEL_NAMES } from './kernels.js';
 import { SGLANG_CUDA_KERNEL_NAMES, sglangUpcastsMxfp4Experts } from './mxfp4-runner.js';
 import { SERVING_BASE } from '../serving-base.js';
@@ -120,6 +120,19 @@ export function sglangRunningCap(
     : Math.min(estimated, Math.floor(tokens / 2));
 }
 
+/**
+ * SGLang's decode attention's KV read on gfx942 and gfx950 (FrameworkProfile.rocmPagedDecode.peakShares): its ROCm
+ * backends (`aiter`, the default for a non-MLA model on ROCm in sglang 0.5.23 arg_groups/model_override_base.py, and
+ * `triton`) run kernels with no published timing on these cards; vLLM's Triton unified attention on an MI325X,
+ * 0.54 of peak (ROCm/aiter#5415), is the nearest measured one and stands in for both (calibration/assumed.json).
+ */
+const SGLANG_ROCM_READ_SHARE = VLLM_ROCM_DECODE_READ.triton; // ROCm/aiter#5415, assumed for SGLang's kernels
+const SGLANG_ROCM_DECODE_READ = {
+  gfx: VLLM_ROCM_DECODE_READ.gfx,
+  split: SGLANG_ROCM_READ_SHARE, // no split HIP kernel in SGLang: the stand-in either way
+  triton: SGLANG_ROCM_READ_SHARE,
+};
+
 export const SGLANG_MEMORY: FrameworkProfile = {
   ...SERVING_BASE,
   id: 'sglang',
@@ -152,10 +165,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // (piecewiseAttentionCalls). Its ROCm decode linears are hipBLASLt calls at every batch row (rocm-gemm.ts). Its
   // ROCm prefill backends (AITER, Triton) were not read: attention at the prefill's GEMM rate (no rocmPrefillAttention). Nor its serial scheduler's per-request cost
   // (serialSeqHostSeconds) or a V0 engine's (v0StepHostSeconds): vLLM's own, none measured for SGLang.
-  // Its ROCm decode attention was not read either: vLLM's kernels' sizes (engines/vllm/rocm-attention.ts), assumed;
-  // no calibration row moves with it. Not their KV read shares (peakShares): SGLang's Triton and AITER decode kernels
-  // are not vLLM's, and no timing of them on gfx942 was found.
-  rocmPagedDecode: VLLM_ROCM_PAGED_DECODE,
+  // Its ROCm decode attention was not read either: vLLM's kernels' sizes (engines/vllm/rocm-attention.ts), assumed.
+  // Its KV read share: no timing of SGLang's Triton or AITER decode kernels on gfx942 was found, and no ROCm decode
+  // kernel measured there reaches the card's stream rate (0.32-0.54 of peak, engines/vllm/rocm-attention.ts), so the
+  // nearest measured kernel's, the Triton unified attention's, stands in for both (SGLANG_ROCM_DECODE_READ).
+  rocmPagedDecode: { ...VLLM_ROCM_PAGED_DECODE, peakShares: SGLANG_ROCM_DECODE_READ },
   rocmLibraryGemm: SGLANG_ROCM_LIBRARY_GEMM,
   // An fp8 KV cache on compute capability 10.0: vLLM's TRT-LLM FMHA prefill figure (vllm-project/vllm#25998), assumed
   // for SGLang's trtllm_mha backend there; no calibration row moves with it.
