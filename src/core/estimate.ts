@@ -153,8 +153,8 @@ export type BuildContext = Pick<
  * - kbitFp32Stream, kbitNormsCastBack, kbitFp32Adapters, quantizerLoadsWhole: the loader's and trainer's k-bit
  *   preparation and load, while the method is unchanged and the weights stay k-bit (ZeRO-3's skip of the cast-back
  *   is read by memory itself: setup.ts).
- * - linearizedExperts, quantizedExperts: the experts quantized at load in the weights' own format, while the weights
- *   stay that format (double quantization keeps it).
+ * - linearizedExperts, quantizedExperts: the experts quantized at load to the load's k-bit type (4-bit or int8), while
+ *   the weights stay k-bit, whichever type (the patch quantizes to what the config loads in).
  * - adaptersInWeightDtype: adapters built in the frozen weights' dtype, while method and weights are unchanged.
  */
 export function buildAfterChange(
@@ -165,7 +165,7 @@ export function buildAfterChange(
 ): BuildContext | undefined {
   if (!build || to.framework !== from.framework) return undefined;
   const kbit = to.method === from.method && !isFloatDtype(to.weights);
-  const sameWeights = to.weights === from.weights;
+  const quantized = !isFloatDtype(to.weights);
   const holds: Record<keyof BuildContext, boolean> = {
     eagerLoss: true,
     shiftedLogitsCopy: true,
@@ -175,9 +175,9 @@ export function buildAfterChange(
     kbitNormsCastBack: kbit,
     kbitFp32Adapters: kbit,
     quantizerLoadsWhole: kbit,
-    linearizedExperts: sameWeights,
-    quantizedExperts: sameWeights,
-    adaptersInWeightDtype: sameWeights && to.method === from.method,
+    linearizedExperts: quantized,
+    quantizedExperts: quantized,
+    adaptersInWeightDtype: to.weights === from.weights && to.method === from.method,
   };
   const kept = Object.fromEntries(
     (Object.keys(build) as (keyof BuildContext)[])

@@ -149,6 +149,11 @@ describe('buildAfterChange: which fields of a read build a fix keeps', () => {
     const kept = keys({ weights: 'bf16', method: 'lora' });
     expect(kept).toEqual(['adamForeach', 'eagerLoss', 'gradsFreedEachStep', 'shiftedLogitsCopy']);
   });
-  it('keeps the experts quantized under double quantization (same weight format)', () =>
-    expect(keys({ doubleQuant: true })).toContain('quantizedExperts'));
+  it('keeps the experts quantized on another k-bit type, not the k-bit preparation of another method', () => {
+    expect(keys({ doubleQuant: true })).toContain('quantizedExperts');
+    const int8Lora = keys({ weights: 'int8', method: 'lora' });
+    expect(int8Lora).toContain('quantizedExperts');
+    expect(int8Lora).toContain('linearizedExperts');
+    expect(int8Lora).not.toContain('kbitNormsCastBack');
+  });
 });
