@@ -25,6 +25,7 @@ import { compareNames } from './compare-names.js';
 import { defaultTimeOptions, type TimeOptions } from '../schema/time.js';
 import { estimateObjectiveTime } from './time/objective.js';
 import { isPreferenceOrRl } from '../schema/estimate.js';
+import { isFloatDtype } from './model/dtypes.js';
 
 /** What the checkpoint's files hold beyond the loaded model: MTP layers (Arch.mtpParams). */
 export interface CheckpointParams {
@@ -136,7 +137,55 @@ export type BuildContext = Pick<
   | 'quantizedExperts'
   | 'kbitFp32Adapters'
   | 'adaptersInWeightDtype'
+  | 'quantizerLoadsWhole'
 >;
+
+/**
+ * What of a read build a changed configuration still runs (`plan --from`'s fixes, explain.ts): each field holds
+ * while what it describes is unchanged, and is dropped where a change replaces it. No field survives a change of
+ * engine (every one describes that tool's loader, trainer or pinned libraries). `accum`: the micro-batches per
+ * optimizer step the changed configuration runs.
+ * - eagerLoss, shiftedLogitsCopy: the engine build's loss (its compile switch, its transformers' label shift); the
+ *   memory model already skips them where a chunked or compiled loss runs.
+ * - adamForeach: torch AdamW's foreach step, while the optimizer and its offload stay as given.
+ * - gradsFreedEachStep: gradients freed after each step, only while the changed run still takes one micro-batch a
+ *   step (a smaller micro-batch accumulates).
+ * - kbitFp32Stream, kbitNormsCastBack, kbitFp32Adapters, quantizerLoadsWhole: the loader's and trainer's k-bit
+ *   preparation and load, while the method is unchanged and the weights stay k-bit (ZeRO-3's skip of the cast-back
+ *   is read by memory itself: setup.ts).
+ * - linearizedExperts, quantizedExperts: the experts quantized at load to the load's k-bit type (4-bit or int8), while
+ *   the weights stay k-bit, whichever type (the patch quantizes to what the config loads in).
+ * - adaptersInWeightDtype: adapters built in the frozen weights' dtype, while method and weights are unchanged.
+ */
+export function buildAfterChange(
+  build: BuildContext | undefined,
+  from: EstimateOptions,
+  to: EstimateOptions,
+  accum: number,
+): BuildContext | undefined {
+  if (!build || to.framework !== from.framework) return undefined;
+  const kbit = to.method === from.method && !isFloatDtype(to.weights);
+  const quantized = !isFloatDtype(to.weights);
+  const holds: Record<keyof BuildContext, boolean> = {
+    eagerLoss: true,
+    shiftedLogitsCopy: true,
+    adamForeach: to.optimizer === from.optimizer && to.offload === from.offload,
+    gradsFreedEachStep: accum === 1,
+    kbitFp32Stream: kbit,
+    kbitNormsCastBack: kbit,
+    kbitFp32Adapters: kbit,
+    quantizerLoadsWhole: kbit,
+    linearizedExperts: quantized,
+    quantizedExperts: quantized,
+    adaptersInWeightDtype: to.weights === from.weights && to.method === from.method,
+  };
+  const kept = Object.fromEntries(
+    (Object.keys(build) as (keyof BuildContext)[])
+      .filter((k) => holds[k])
+      .map((k) => [k, build[k]]),
+  ) as BuildContext;
+  return Object.keys(kept).length > 0 ? kept : undefined;
+}
 
 /**
  * The contract's result. `burst: false`: the caller reads only the steady state (the planner's searches), so a

@@ -10,7 +10,12 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loadedLayers } from '../memory/setup.js';
 import { isFourBitFloat } from '../model/dtypes.js';
 import { nativeWeights } from '../model/native-weights.js';
-import { buildEstimate, gpuCapacityBytes, type BuildContext } from '../estimate.js';
+import {
+  buildAfterChange,
+  buildEstimate,
+  gpuCapacityBytes,
+  type BuildContext,
+} from '../estimate.js';
 import type { Breakdown } from '../memory/memory.js';
 import type { PagedStates } from '../memory/paged.js';
 import { engineOf } from '../engines/engine.js';
@@ -517,6 +522,7 @@ function fixEvaluator(
   result: Explanation,
   time: TimeOptions,
   baseThroughput: number,
+  build?: BuildContext,
 ) {
   const capacity = result.gpu.capacityBytes;
   const device = result.deviceBytes;
@@ -541,7 +547,9 @@ function fixEvaluator(
     if (seen.has(k)) return null;
     seen.add(k);
     result.tried++;
-    const r = buildEstimate(arch, o, gpu, timeAt(o, accum), undefined, { burst: false });
+    // What the read build ran that the changed configuration still runs (estimate.ts buildAfterChange).
+    const kept = buildAfterChange(build, options, o, accum);
+    const r = buildEstimate(arch, o, gpu, timeAt(o, accum), kept, { burst: false });
     if (!r.fits) return null;
     const engine = engineOf(o);
     const rule = forbiddenBy(ENGINE_PROFILES[engine].rules, {
@@ -587,9 +595,9 @@ function fixEvaluator(
  * power limit and links, as `estimate` reads them (default: estimate's defaults).
  */
 /**
- * `build`: what the configuration's own tool keeps that vramplan's launch would not (a `--from` reader's
- * FromMapping.build, e.g. axolotl's k-bit preparation): the configuration as given is judged with it, the fixes
- * without it, since each fix is the config `vramplan launch` writes.
+ * `build`: what the configuration's own tool keeps that the contract's flags do not say (a `--from` reader's
+ * FromMapping.build, e.g. axolotl's k-bit preparation, quantize_moe_experts): the configuration as given is judged
+ * with it, each fix with the fields its changes leave standing (estimate.ts buildAfterChange), memory and time.
  */
 export function explainFit(
   arch: Arch,
@@ -601,7 +609,7 @@ export function explainFit(
   const { throughput, ...result } = asGiven(arch, options, gpu, time, build);
   if (result.fits) return result;
   const all = moves(arch, options, gpu);
-  const evaluate = fixEvaluator(arch, options, gpu, result, time, throughput);
+  const evaluate = fixEvaluator(arch, options, gpu, result, time, throughput, build);
   // Minimal fixes only: a pair is tried when neither of its changes fits alone, a triple when none of
   // its pairs does; pairs are always searched because two cheap changes often beat one expensive one.
   const fitting = new Set<string>();
