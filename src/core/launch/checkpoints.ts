@@ -107,6 +107,13 @@ export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
   q5_k_m: 'Q5_K_M',
   q6_k: 'Q6_K',
   q8_0: 'Q8_0',
+  q2_k: 'Q2_K',
+  q3_k_m: 'Q3_K_M',
+  iq1_s: 'IQ1_S',
+  iq2_xxs: 'IQ2_XXS',
+  iq2_m: 'IQ2_M',
+  iq3_xxs: 'IQ3_XXS',
+  iq3_m: 'IQ3_M',
 };
 
 /**
