@@ -132,15 +132,21 @@ export function checkpointFor(
   if (known) return { ref: known, published: true, steps: [] };
   const gguf = GGUF_TYPE[weights];
   if (gguf) {
-    // llama.cpp convert_hf_to_gguf.py then llama-quantize (tools/quantize/README.md).
+    // llama.cpp convert_hf_to_gguf.py then llama-quantize (tools/quantize/README.md). The IQ types take an importance
+    // matrix: llama-quantize stops with "this quantization requires an imatrix!" without one (src/llama-quant.cpp
+    // at ggml-org/llama.cpp@007dbbf3, tensor_requires_imatrix), made by llama-imatrix (tools/imatrix/README.md).
     const file = `model-${gguf}.gguf`;
+    const imatrix = gguf.startsWith('IQ');
     return {
       ref: file,
       published: false,
       steps: [
         `huggingface-cli download ${fallback} --local-dir base`,
         'python convert_hf_to_gguf.py base --outfile model-f16.gguf --outtype f16',
-        `llama-quantize model-f16.gguf ${file} ${gguf}`,
+        ...(imatrix
+          ? ['llama-imatrix -m model-f16.gguf -f calibration.txt -o imatrix.gguf  # calibration.txt: your text']
+          : []),
+        `llama-quantize ${imatrix ? '--imatrix imatrix.gguf ' : ''}model-f16.gguf ${file} ${gguf}`,
       ],
     };
   }

@@ -6,7 +6,6 @@ import type { EstimateOptions } from '../../../schema/estimate.js';
 import type { Arch } from '../../model/arch.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
 import { LLAMA_CPP_PROFILE } from './profile.js';
-import { LOW_BIT_GGUF } from '../../model/gguf-mix.js';
 
 const C = 'https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e';
 const LLAMA_MODEL =
@@ -64,13 +63,8 @@ export const LLAMA_CPP_RUNS: EngineRuns = {
   // server-cuda image the launcher names tracks; its conversion keeps output and token embeddings BF16.
   // GGML_TYPE_Q4_0 (block_q4_0: 32 weights, one fp16 scale, 18 B; ggml/src/ggml-common.h at 25d5b0c5): the type of
   // llama-bench's reference runs (ggml-org/llama.cpp#4167, ggml-org/llama.cpp#15131), with MMQ/MMVQ kernels like the
-  // k-quants (ggml/src/ggml-cuda/mmq.cu); estimated, not launched. The low-bit mixes (llama-quantize Q2_K, Q3_K_M,
-  // IQ1_S, IQ2_XXS, IQ2_M, IQ3_XXS, IQ3_M; core/model/gguf-mix.ts), with MMVQ/MMQ kernels for each of their block types
-  // (ggml/src/ggml-cuda/mmvq.cu, mmq.cu): estimated where named, not searched by default.
-  widen: {
-    baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'q4_0', 'nvfp4', ...LOW_BIT_GGUF],
-    tp: true,
-  },
+  // k-quants (ggml/src/ggml-cuda/mmq.cu); estimated, not launched.
+  widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'q4_0', 'nvfp4'], tp: true },
   refusal: weightsRefusal,
   sources: {
     methods: `${C}/tools/server/README.md`,
