@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { mapServeScript, parseServeScript } from '../../src/core/from/serve-map.js';
+import { checkpointFor } from '../../src/core/launch/checkpoints.js';
 import { GGML_BLOCK, ggmlBytes } from '../../src/core/model/gguf-mix.js';
+import { weightDtypes } from '../../src/core/plan/candidates.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -122,5 +124,27 @@ describe('low-bit GGUF spellings', () => {
     ).toThrow(/GGUF type only with --framework/);
     const e = est('llama-3.1-8b', { weights: 'iq2_xxs' });
     expect(e.perGpu.breakdown.weights / 2 ** 30).toBeLessThan(2.3);
+  });
+});
+
+describe('low-bit GGUF plans and launch', () => {
+  it('the planner searches them only where named', () => {
+    const searched = weightDtypes('inference').map((c) => c.weights);
+    expect(searched).toContain('q4_k_m');
+    for (const w of ['q2_k', 'iq1_s', 'iq2_xxs']) expect(searched).not.toContain(w);
+    expect(weightDtypes('inference', ['q2_k', 'iq2_m']).map((c) => c.weights)).toEqual([
+      'q2_k',
+      'iq2_m',
+    ]);
+  });
+
+  it('launch makes an IQ file with an importance matrix first, a Q2_K file without', () => {
+    const iq = checkpointFor(null, 'Qwen/Qwen3-235B-A22B', 'iq2_xxs');
+    expect(iq.ref).toBe('model-IQ2_XXS.gguf');
+    expect(iq.steps.join('\n')).toMatch(
+      /llama-imatrix .*\n.*llama-quantize --imatrix imatrix.gguf/,
+    );
+    const q2 = checkpointFor(null, 'Qwen/Qwen3-235B-A22B', 'q2_k');
+    expect(q2.steps.at(-1)).toBe('llama-quantize model-f16.gguf model-Q2_K.gguf Q2_K');
   });
 });

@@ -144,7 +144,9 @@ export function checkpointFor(
         `huggingface-cli download ${fallback} --local-dir base`,
         'python convert_hf_to_gguf.py base --outfile model-f16.gguf --outtype f16',
         ...(imatrix
-          ? ['llama-imatrix -m model-f16.gguf -f calibration.txt -o imatrix.gguf  # calibration.txt: your text']
+          ? [
+              'llama-imatrix -m model-f16.gguf -f calibration.txt -o imatrix.gguf  # calibration.txt: your text',
+            ]
           : []),
         `llama-quantize ${imatrix ? '--imatrix imatrix.gguf ' : ''}model-f16.gguf ${file} ${gguf}`,
       ],
