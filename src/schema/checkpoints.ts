@@ -38,6 +38,13 @@ export const PUBLISHED_METHODS: Readonly<Partial<Record<WeightDtype, readonly Qu
   q5_k_m: ['gguf'],
   q6_k: ['gguf'],
   q8_0: ['gguf'],
+  q2_k: ['gguf'],
+  q3_k_m: ['gguf'],
+  iq1_s: ['gguf'],
+  iq2_xxs: ['gguf'],
+  iq2_m: ['gguf'],
+  iq3_xxs: ['gguf'],
+  iq3_m: ['gguf'],
 };
 
 /** A published config's declared positions and the YaRN scaling its model card gives past them. */

@@ -24,9 +24,30 @@ export const WEIGHT_DTYPES = [
   'q5_k_m',
   'q6_k',
   'q8_0',
+  /** llama.cpp's low-bit mixes (llama-quantize Q2_K, Q3_K_M, IQ1_S, IQ2_XXS, IQ2_M, IQ3_XXS, IQ3_M). */
+  'q2_k',
+  'q3_k_m',
+  'iq1_s',
+  'iq2_xxs',
+  'iq2_m',
+  'iq3_xxs',
+  'iq3_m',
 ] as const;
 /** The GGUF weight types (llama.cpp). */
-export const GGUF_DTYPES = ['q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0'] as const;
+export const GGUF_DTYPES = [
+  'q4_0',
+  'q4_k_m',
+  'q5_k_m',
+  'q6_k',
+  'q8_0',
+  'q2_k',
+  'q3_k_m',
+  'iq1_s',
+  'iq2_xxs',
+  'iq2_m',
+  'iq3_xxs',
+  'iq3_m',
+] as const;
 /** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
 export const KV_CACHE_DTYPES = ['auto', 'fp8', 'q4_0'] as const;
 export type KvCacheDtype = (typeof KV_CACHE_DTYPES)[number];

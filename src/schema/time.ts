@@ -469,6 +469,13 @@ export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>>
   q5_k_m: ['gguf'],
   q6_k: ['gguf'],
   q8_0: ['gguf'],
+  q2_k: ['gguf'],
+  q3_k_m: ['gguf'],
+  iq1_s: ['gguf'],
+  iq2_xxs: ['gguf'],
+  iq2_m: ['gguf'],
+  iq3_xxs: ['gguf'],
+  iq3_m: ['gguf'],
 };
 
 export function defaultTimeOptions(gpus: number): TimeOptions {

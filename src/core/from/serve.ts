@@ -131,7 +131,7 @@ export function servedWeightsInto(
   // A GGUF file loads through the engine's GGUF method (its kernels ported from llama.cpp), in the type its name says.
   if (ref?.toLowerCase().endsWith('.gguf') && (weights === null || !isGguf(weights))) {
     warnings.push(
-      `a GGUF checkpoint under ${engine} whose name gives no type vramplan models (q4_k_m, q5_k_m, q6_k, q8_0): estimated as 16-bit`,
+      `a GGUF checkpoint under ${engine} whose name gives no type vramplan models (q4_k_m, q5_k_m, q6_k, q8_0, q2_k, iq2_xxs, ...): estimated as 16-bit`,
     );
     weights = null;
   }
@@ -148,7 +148,11 @@ export function servedWeightsInto(
 /** The weight format a checkpoint's name says (AWQ/GPTQ int4, FP8, W8A8 int8, NVFP4, GGUF quant), or null. */
 export function weightsFromName(ref: string): string | null {
   const n = ref.toLowerCase();
-  const gguf = /(q4_0|q4_k_m|q5_k_m|q6_k|q8_0)/.exec(n);
+  // Q2_K alone: Q2_K_S / Q2_K_L / Unsloth's Q2_K_XL are other mixes (engines/llama-cpp/from.ts GGUF_NEAREST).
+  const gguf =
+    /(q4_0|q4_k_m|q5_k_m|q6_k|q8_0|q3_k_m|q2_k(?![_a-z])|iq1_s|iq2_xxs|iq2_m|iq3_xxs|iq3_m)/.exec(
+      n,
+    );
   if (gguf) return gguf[1]!;
   if (/nvfp4/.test(n)) return 'nvfp4';
   if (/mxfp4|gpt-oss/.test(n)) return 'mxfp4';

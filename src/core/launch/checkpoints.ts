@@ -107,6 +107,13 @@ export const GGUF_TYPE: Partial<Record<WeightDtype, string>> = {
   q5_k_m: 'Q5_K_M',
   q6_k: 'Q6_K',
   q8_0: 'Q8_0',
+  q2_k: 'Q2_K',
+  q3_k_m: 'Q3_K_M',
+  iq1_s: 'IQ1_S',
+  iq2_xxs: 'IQ2_XXS',
+  iq2_m: 'IQ2_M',
+  iq3_xxs: 'IQ3_XXS',
+  iq3_m: 'IQ3_M',
 };
 
 /**
@@ -125,15 +132,23 @@ export function checkpointFor(
   if (known) return { ref: known, published: true, steps: [] };
   const gguf = GGUF_TYPE[weights];
   if (gguf) {
-    // llama.cpp convert_hf_to_gguf.py then llama-quantize (tools/quantize/README.md).
+    // llama.cpp convert_hf_to_gguf.py then llama-quantize (tools/quantize/README.md). The IQ types take an importance
+    // matrix: llama-quantize stops with "this quantization requires an imatrix!" without one (src/llama-quant.cpp
+    // at ggml-org/llama.cpp@007dbbf3, tensor_requires_imatrix), made by llama-imatrix (tools/imatrix/README.md).
     const file = `model-${gguf}.gguf`;
+    const imatrix = gguf.startsWith('IQ');
     return {
       ref: file,
       published: false,
       steps: [
         `huggingface-cli download ${fallback} --local-dir base`,
         'python convert_hf_to_gguf.py base --outfile model-f16.gguf --outtype f16',
-        `llama-quantize model-f16.gguf ${file} ${gguf}`,
+        ...(imatrix
+          ? [
+              'llama-imatrix -m model-f16.gguf -f calibration.txt -o imatrix.gguf  # calibration.txt: your text',
+            ]
+          : []),
+        `llama-quantize ${imatrix ? '--imatrix imatrix.gguf ' : ''}model-f16.gguf ${file} ${gguf}`,
       ],
     };
   }

@@ -1,5 +1,6 @@
 /** Bytes per element of each storage format, quantization constants included separately. */
 import type { FloatDtype, GgufDtype, StateDtype, WeightDtype } from '../../schema/estimate.js';
+import { isLowBitGguf, lowBitEndBytes } from './gguf-mix.js';
 
 export const FLOAT_BYTES: Record<FloatDtype | StateDtype, number> = { fp32: 4, fp16: 2, bf16: 2 };
 
@@ -54,6 +55,14 @@ export const GGUF_BPW: Record<GgufDtype, number> = {
   q5_k_m: 5.7036,
   q6_k: 6.5633,
   q8_0: 8.5008,
+  // The low-bit mixes, same table: a whole-file figure; memory prices each tensor by its type (gguf-mix.ts).
+  q2_k: 3.1593,
+  q3_k_m: 3.996,
+  iq1_s: 2.0042,
+  iq2_xxs: 2.3824,
+  iq2_m: 2.9294,
+  iq3_xxs: 3.2548,
+  iq3_m: 3.7628,
 };
 
 // Bits per weight of one ggml block (ggml-org/llama.cpp@007dbbf3fd17eefe9b47fee45f48f7ba5e62b714
@@ -80,8 +89,10 @@ const K_MIX: Partial<Record<GgufDtype, { base: number; fallback: number }>> = {
  * blocks run along them). A width that is a multiple of 256 stores the file's mix (GGUF_BPW); another stores each
  * k-quant tensor in its fallback type, the mix's Q6_K share going to Q8_0; the output head goes straight to Q8_0
  * (src/llama-quant.cpp llama_tensor_get_type_impl: `nx % qk_k != 0` -> GGML_TYPE_Q8_0). Other dtypes: valueBytes.
+ * A low-bit mix (gguf-mix.ts) gives the output head (`head`) and the token embedding types of their own.
  */
 export function ggufTensorBytes(w: WeightDtype, width: number, head = false): number {
+  if (isLowBitGguf(w)) return lowBitEndBytes(w, width, head);
   const mix = (K_MIX as Partial<Record<WeightDtype, { base: number; fallback: number }>>)[w];
   if (!mix || width % K_BLOCK === 0) return valueBytes(w);
   if (head) return BLOCK_BPW.q8_0 / 8;

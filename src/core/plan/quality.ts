@@ -151,6 +151,21 @@ function weightQuality(o: EstimateOptions, add: AddItem, modelType?: string): vo
       case 'q8_0':
         add(`${o.weights} GGUF weights`, 'near', 'k-quants add little perplexity', GGUF_PPL);
         break;
+      // llama-quantize's own list: Q2_K "+3.5199 ppl @ Llama-3-8B", Q3_K_M "+0.6569" (Q4_K_M's is lower still).
+      case 'q2_k':
+      case 'q3_k_m':
+      case 'iq1_s':
+      case 'iq2_xxs':
+      case 'iq2_m':
+      case 'iq3_xxs':
+      case 'iq3_m':
+        add(
+          `${o.weights} GGUF weights`,
+          'lossy',
+          '1.5-3.5-bit GGUF mixes add perplexity',
+          GGUF_PPL,
+        );
+        break;
       default:
         break;
     }

@@ -4,6 +4,7 @@
  * tools/server/README.md (llama.cpp 25d5b0c5; -sm/-ts/--cache-reuse as at 145b6280).
  */
 import type { ServeReader } from '../def.js';
+import { isGguf } from '../../../schema/estimate.js';
 import { programName } from '../../from/serve-line.js';
 import { FromError, type FromFlags } from '../../from/common.js';
 import {
@@ -230,6 +231,11 @@ function readKvTypes(a: ArgValues, flags: FromFlags, warnings: string[]): void {
  * IQ4_NL: one fp16 scale and 16 bytes of 4-bit codebook indices a block of 32, the 18 bytes of Q4_0's block; IQ4_XS:
  * 136 bytes a 256-weight super-block (fp16 scale, 6-bit sub-block scales, 128 bytes of indices), 4.25 bits a weight,
  * under Q4_0's 4.5 (block_iq4_nl, block_iq4_xs: ggml/src/ggml-common.h, ggml-org/llama.cpp).
+ * The low-bit files without a mix of their own go to the mix at or above their blocks (ggml-common.h: IQ1_M 56 B,
+ * IQ2_XS 74 B, IQ2_S 82 B, IQ3_S 110 B a 256; Q3_K_S and Q3_K_L are Q3_K_M's Q3_K with fewer or more tensors raised,
+ * src/llama-quant.cpp). Unsloth's UD-Q2_K_XL / UD-Q3_K_XL: Q2_K / Q3_K experts with attention and the dense layers
+ * kept at 4-6 bits (https://unsloth.ai/blog/deepseekr1-dynamic: DeepSeek-R1 UD-IQ1_S 131GB, UD-IQ1_M 158GB,
+ * UD-IQ2_XXS 183GB, UD-Q2_K_XL 212GB; the llama.cpp mixes price that model at 136, 176, 176 and 244 GB).
  */
 const GGUF_NEAREST: readonly { name: RegExp; weights: string; note: string }[] = [
   {
@@ -247,7 +253,36 @@ const GGUF_NEAREST: readonly { name: RegExp; weights: string; note: string }[] =
     weights: 'q4_0',
     note: 'the GGUF is IQ4_XS (4.25 bits a weight): estimated as q4_0 (4.5 bits), about 6% over its weights (give --weights to change)',
   },
+  {
+    name: /q2_k_(xl|l|s)/i,
+    weights: 'q2_k',
+    note: "the GGUF is a Q2_K variant (Unsloth's UD-Q2_K_XL, Q2_K_L or llama.cpp's Q2_K_S: Q2_K blocks, other tensors raised): estimated as q2_k, llama.cpp's Q2_K mix (Unsloth's DeepSeek-R1 UD-Q2_K_XL is 212 GB, the mix 244 GB; give --weights to change)",
+  },
+  {
+    name: /q3_k_(xl|l|s)/i,
+    weights: 'q3_k_m',
+    note: "the GGUF is a Q3_K variant (Unsloth's UD-Q3_K_XL, Q3_K_L or Q3_K_S: Q3_K blocks, other tensors raised): estimated as q3_k_m, llama.cpp's Q3_K_M mix (give --weights to change)",
+  },
+  {
+    name: /iq1_m/i,
+    weights: 'iq2_xxs',
+    note: 'the GGUF is IQ1_M (1.75 bits a weight): estimated as iq2_xxs (2.06 bits), the mix at or above its blocks (give --weights to change)',
+  },
+  {
+    name: /iq2_(xs|s)(?![a-z])/i,
+    weights: 'iq2_m',
+    note: 'the GGUF is IQ2_XS or IQ2_S (2.31 / 2.56 bits a weight): estimated as iq2_m, whose tensors are IQ2_S and above (give --weights to change)',
+  },
+  {
+    name: /iq3_(xs|s)(?![a-z])/i,
+    weights: 'iq3_m',
+    note: 'the GGUF is IQ3_XS or IQ3_S: estimated as iq3_m, whose tensors are IQ3_S (3.44 bits a weight) and above (give --weights to change)',
+  },
 ];
+
+/** Unsloth's Dynamic files named with a llama.cpp type (UD-IQ1_S, UD-IQ2_XXS, UD-IQ3_XXS, ...): that type's mix. */
+const UD_NOTE =
+  "the GGUF is an Unsloth Dynamic (UD-) file: estimated as llama.cpp's mix of the type it names; Unsloth keeps attention and the dense layers at 4-6 bits (https://unsloth.ai/blog/deepseekr1-dynamic; give --weights to change)";
 
 /** One llama-server command → contract flags, its GPUs (layer split = pipeline stages), what it could not map. */
 export function readLlamaServerCommand(
@@ -263,8 +298,10 @@ export function readLlamaServerCommand(
   const ref = hf ?? file ?? null;
   const weights = ref ? weightsFromName(ref) : null;
   // A GGUF type in the name, or an MXFP4 GGUF (gpt-oss: ggml-org/gpt-oss-*-GGUF, launch.ts MXFP4_GGUF).
-  if (weights?.startsWith('q') || weights === 'mxfp4') flags.weights = weights;
-  else if (ref && GGUF_NEAREST.some((g) => g.name.test(ref))) {
+  if ((weights !== null && isGguf(weights)) || weights === 'mxfp4') {
+    flags.weights = weights;
+    if (ref && /(^|[-_/:])ud-/i.test(ref)) warnings.push(UD_NOTE);
+  } else if (ref && GGUF_NEAREST.some((g) => g.name.test(ref))) {
     const g = GGUF_NEAREST.find((x) => x.name.test(ref))!;
     flags.weights = g.weights;
     warnings.push(g.note);

@@ -2,6 +2,7 @@
 import type { EngineProfile } from '../profile.js';
 import { VLLM_PROFILE } from '../vllm/profile.js';
 import { LLAMA_CPP_RULES } from './rules.js';
+import { LOW_BIT_GGUF } from '../../model/gguf-mix.js';
 
 export const LLAMA_CPP_PROFILE: EngineProfile = {
   ...VLLM_PROFILE,
@@ -18,7 +19,9 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   // GGUF files only (convert_hf_to_gguf.py + llama-quantize); f16 GGUF is the 16-bit case. MXFP4: the GGUF of a
   // checkpoint that ships MXFP4 experts (gpt-oss; convert_hf_to_gguf.py GptOssModel.repack_mxfp4 writes them as
   // GGML_TYPE_MXFP4), searched only there (plan/candidates.ts offers MXFP4 where the checkpoint ships it).
-  baseWeights: ['fp16', 'bf16', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4'],
+  // The low-bit mixes (Q2_K ... IQ3_M, core/model/gguf-mix.ts) load in the same llama-server line; the planner offers
+  // them only where a scenario names them (plan/candidates.ts searches q4_k_m and q8_0).
+  baseWeights: ['fp16', 'bf16', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', ...LOW_BIT_GGUF],
   attention: ['flash', 'sdpa'],
   defaults: [
     {
