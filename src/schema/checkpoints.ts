@@ -5,7 +5,7 @@
  * repository; in a format none holds, serve.sh has the user make it first (core/launch/checkpoints.ts).
  */
 import { z } from 'zod';
-import { WEIGHT_DTYPES, type WeightDtype } from './estimate.js';
+import { GGUF_ONLY, WEIGHT_DTYPES, type WeightDtype } from './estimate.js';
 
 const HF_REPO = /^[\w.-]+\/[\w.-]+$/;
 const repo = z.string().regex(HF_REPO, 'expected a Hugging Face repository id, owner/name');
@@ -33,18 +33,7 @@ export const PUBLISHED_METHODS: Readonly<Partial<Record<WeightDtype, readonly Qu
   int8: ['compressed-tensors'],
   nvfp4: ['modelopt', 'compressed-tensors'],
   mxfp4: ['mxfp4'],
-  q4_0: ['gguf'],
-  q4_k_m: ['gguf'],
-  q5_k_m: ['gguf'],
-  q6_k: ['gguf'],
-  q8_0: ['gguf'],
-  q2_k: ['gguf'],
-  q3_k_m: ['gguf'],
-  iq1_s: ['gguf'],
-  iq2_xxs: ['gguf'],
-  iq2_m: ['gguf'],
-  iq3_xxs: ['gguf'],
-  iq3_m: ['gguf'],
+  ...GGUF_ONLY,
 };
 
 /** A published config's declared positions and the YaRN scaling its model card gives past them. */

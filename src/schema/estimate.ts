@@ -5,6 +5,22 @@
 import { z } from 'zod';
 
 export const METHODS = ['inference', 'full', 'lora', 'qlora'] as const;
+/** llama.cpp's low-bit mixes (llama-quantize Q2_K, Q3_K_M, IQ1_S, IQ2_XXS, IQ2_M, IQ3_XXS, IQ3_M). */
+export const LOW_BIT_GGUF = [
+  'q2_k',
+  'q3_k_m',
+  'iq1_s',
+  'iq2_xxs',
+  'iq2_m',
+  'iq3_xxs',
+  'iq3_m',
+] as const;
+/** The GGUF weight types (llama.cpp). */
+export const GGUF_DTYPES = ['q4_0', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', ...LOW_BIT_GGUF] as const;
+/** Each GGUF type mapped to the one format that holds and runs it, for the tables keyed by weight dtype. */
+export const GGUF_ONLY = Object.fromEntries(
+  GGUF_DTYPES.map((d) => [d, ['gguf'] as const]),
+) as Record<(typeof GGUF_DTYPES)[number], readonly ['gguf']>;
 export const WEIGHT_DTYPES = [
   'fp32',
   'fp16',
@@ -19,34 +35,7 @@ export const WEIGHT_DTYPES = [
   /** NVIDIA FP4 (E2M1, one FP8 scale per 16, fp32 per tensor): Blackwell tensor cores. */
   'nvfp4',
   /** GGUF quantization types of llama.cpp (tools/quantize): llama.cpp only. */
-  'q4_0',
-  'q4_k_m',
-  'q5_k_m',
-  'q6_k',
-  'q8_0',
-  /** llama.cpp's low-bit mixes (llama-quantize Q2_K, Q3_K_M, IQ1_S, IQ2_XXS, IQ2_M, IQ3_XXS, IQ3_M). */
-  'q2_k',
-  'q3_k_m',
-  'iq1_s',
-  'iq2_xxs',
-  'iq2_m',
-  'iq3_xxs',
-  'iq3_m',
-] as const;
-/** The GGUF weight types (llama.cpp). */
-export const GGUF_DTYPES = [
-  'q4_0',
-  'q4_k_m',
-  'q5_k_m',
-  'q6_k',
-  'q8_0',
-  'q2_k',
-  'q3_k_m',
-  'iq1_s',
-  'iq2_xxs',
-  'iq2_m',
-  'iq3_xxs',
-  'iq3_m',
+  ...GGUF_DTYPES,
 ] as const;
 /** KV cache dtype of the serving engines: auto = the compute dtype; fp8 (llama.cpp: q8_0). */
 export const KV_CACHE_DTYPES = ['auto', 'fp8', 'q4_0'] as const;

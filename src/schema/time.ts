@@ -3,6 +3,7 @@
  * one-line FlagError for a bad value.
  */
 import type { EstimateOptions, Framework, WeightDtype } from './estimate.js';
+import { GGUF_ONLY } from './estimate.js';
 import { FlagError, type RawFlags } from './flags.js';
 
 export const QUANT_FORMATS = [
@@ -464,18 +465,7 @@ export const QUANT_FORMATS_FOR: Readonly<Record<string, readonly QuantFormat[]>>
   // llama.cpp's MXFP4 GGUF runs through its GGUF kernels (mmvq.cu vec_dot_mxfp4_q8_1).
   mxfp4: ['cutlass', 'marlin', 'gguf'],
   nvfp4: ['cutlass', 'marlin'],
-  q4_0: ['gguf'],
-  q4_k_m: ['gguf'],
-  q5_k_m: ['gguf'],
-  q6_k: ['gguf'],
-  q8_0: ['gguf'],
-  q2_k: ['gguf'],
-  q3_k_m: ['gguf'],
-  iq1_s: ['gguf'],
-  iq2_xxs: ['gguf'],
-  iq2_m: ['gguf'],
-  iq3_xxs: ['gguf'],
-  iq3_m: ['gguf'],
+  ...GGUF_ONLY,
 };
 
 export function defaultTimeOptions(gpus: number): TimeOptions {

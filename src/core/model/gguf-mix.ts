@@ -5,6 +5,7 @@
  * (llama_ftype_get_default_type, llama_tensor_get_type_impl, tensor_type_fallback) and ggml/src/ggml-common.h.
  */
 import type { LinearRole } from './arch.js';
+import { LOW_BIT_GGUF } from '../../schema/estimate.js';
 
 /** The ggml block types the low-bit mixes use. */
 export type GgmlType =
@@ -60,16 +61,8 @@ const FALLBACK: Partial<Record<GgmlType, GgmlType>> = {
   q6_K: 'q8_0',
 };
 
-/** The low-bit llama-quantize file types vramplan estimates. */
-export const LOW_BIT_GGUF = [
-  'q2_k',
-  'q3_k_m',
-  'iq1_s',
-  'iq2_xxs',
-  'iq2_m',
-  'iq3_xxs',
-  'iq3_m',
-] as const;
+/** The low-bit llama-quantize file types vramplan estimates (schema/estimate.ts). */
+export { LOW_BIT_GGUF };
 export type LowBitGguf = (typeof LOW_BIT_GGUF)[number];
 export const isLowBitGguf = (w: string): w is LowBitGguf =>
   (LOW_BIT_GGUF as readonly string[]).includes(w);
