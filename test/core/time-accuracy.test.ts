@@ -1297,7 +1297,7 @@ const FIELD_BARS = {
   // Q6_K +18.2% (scored before any change).
   'llamacpp2917 kind:decode engine:llama.cpp': { count: 2, median: 0.095, p90: 0.123 },
   'llamacpp2891 kind:decode engine:llama.cpp': { count: 3, median: 0.079, p90: 0.183 },
-  // ggml-org/llama.cpp#8215 (July 2024, PR column): Llama 3 8B IQ3_XXS llama-bench pp512 at microbatch 1, 2, 4 and 8 on
+  // ggml-org/llama.cpp#8215 (mid-2024, PR column): Llama 3 8B IQ3_XXS llama-bench pp512 at microbatch 1, 2, 4 and 8 on
   // an RTX 3090 (+6.2, +22.7, +53.0, +54.7%) and an RTX 4090 (-20.7, -7.4, +2.1, +28.3%), unfused graphs; Unsloth's
   // DeepSeek-R1 UD-IQ1_S blog figure, 14 tokens/s single user on 2x H100 (+440.4%). All scored before any change
   // (docs/time-model.md "Low-bit GGUF rows: IQ3_XXS microbatches and a DeepSeek-R1 UD-IQ1_S figure").
