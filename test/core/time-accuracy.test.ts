@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -411,8 +411,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (987: 974 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(987);
+  it('scores every scorable case (996: 983 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(996);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -792,6 +792,8 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^aibench-/, 'aibench'],
   [/^llamacpp-2917-/, 'llamacpp2917'],
   [/^llamacpp-2891-/, 'llamacpp2891'],
+  [/^llamacpp-8215-/, 'llamacpp8215'],
+  [/^llamacpp-unsloth-/, 'unslothr1'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1295,11 +1297,17 @@ const FIELD_BARS = {
   // Q6_K +18.2% (scored before any change).
   'llamacpp2917 kind:decode engine:llama.cpp': { count: 2, median: 0.095, p90: 0.123 },
   'llamacpp2891 kind:decode engine:llama.cpp': { count: 3, median: 0.079, p90: 0.183 },
+  // ggml-org/llama.cpp#8215 (mid-2024, PR column): Llama 3 8B IQ3_XXS llama-bench pp512 at microbatch 1, 2, 4 and 8 on
+  // an RTX 3090 (+6.2, +22.7, +53.0, +54.7%) and an RTX 4090 (-20.7, -7.4, +2.1, +28.3%), unfused graphs; Unsloth's
+  // DeepSeek-R1 UD-IQ1_S blog figure, 14 tokens/s single user on 2x H100 (+440.4%). All scored before any change
+  // (docs/time-model.md "Low-bit GGUF rows: IQ3_XXS microbatches and a DeepSeek-R1 UD-IQ1_S figure").
+  'llamacpp8215 kind:decode engine:llama.cpp': { count: 8, median: 0.217, p90: 0.547 },
+  'unslothr1 kind:decode engine:llama.cpp': { count: 1, median: 4.405, p90: 4.405 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 548 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
-    expect(fieldRows.length).toBe(548);
+  it('scores the 557 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
+    expect(fieldRows.length).toBe(557);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1513,8 +1521,10 @@ const ENGINE_BARS = {
   // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%. With AlexsJones/llmfit's eleven RTX 5070 llama-server
   // rows (-6.5..+6.8%, scored before any change), 131 rows, 6.8% / 20.5%. With geerlingguy/ai-benchmarks' eight
   // Vulkan tg128 rows on an RTX 4090, RTX 3060 and RTX A4000 (-8.8..+28.2%) and ggml-org/llama.cpp#2917's and #2891's
-  // five Metal rows of 2023 on the M2 Ultra (+3.3..+18.2%), all scored before any change, 144 rows, 6.8% / 20.5%.
-  'decode engine:llama.cpp': { count: 144, median: 0.073, p90: 0.221 },
+  // five Metal rows of 2023 on the M2 Ultra (+3.3..+18.2%), all scored before any change, 144 rows, 6.8% / 20.5%. With
+  // ggml-org/llama.cpp#8215's eight IQ3_XXS microbatch rows on an RTX 3090 and 4090 (-20.7..+54.7%) and Unsloth's
+  // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%.
+  'decode engine:llama.cpp': { count: 153, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

@@ -31,7 +31,9 @@ import type { RunPlan } from '../../schema/measured.js';
  *   optimum-benchmark's fp4 QLoRA of Llama-2-7B at 256 tokens on an RTX 4090 (-45%, -37%), ms-swift's packed 16K
  *   Qwen2.5-7B over ZeRO-3 on four H20 (-42%: the capped card's GEMMs held at a flagship's efficiency), QwenLM/Qwen's
  *   GPTQ Q-LoRA at 256 tokens (+40%) and BERT-large AMP on a V100 (+37%).
- * - decode: 164 rows, p90 0.192 (LitGPT's small-model decode, +19.2%; 0.205 with 153 rows, gpt-oss-20b at 4 tokens a
+ * - decode: 186 rows, p90 0.211 (llama-server's gpt-oss-20b on an A100 40GB PCIe, +21.1%; 0.192 at 177 rows before
+ *   ggml-org/llama.cpp#8215's IQ3_XXS microbatch rows, +53.0% and +54.7% at 4 and 8 tokens on an RTX 3090, and
+ *   Unsloth's DeepSeek-R1 UD-IQ1_S figure on 2x H100, +440%; 0.192 at 164 rows: LitGPT's small-model decode, +19.2%; 0.205 with 153 rows, gpt-oss-20b at 4 tokens a
  *   pass on an RTX 3090, ggml-org/llama.cpp#20586, +20.5%, before AlexsJones/llmfit's eleven RTX 5070 llama-server rows;
  *   0.213 before Metal's small-batch mat-vec re-reads were priced, time/mmvq-columns.ts METAL_EXTRA_READS, and 0.192 before
  *   ggml-org/llama.cpp#16894's ten llama-batched-bench rows on Metal). Above it: ggml-org/llama.cpp#19365's
@@ -83,7 +85,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   full-parameter Qwen2.5-0.5B run (+32.3%).
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.34, decode: 0.2, serving: 0.49, rl: 0.36 } as const;
+export const TIME_UNCERTAINTY = { training: 0.34, decode: 0.22, serving: 0.49, rl: 0.36 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
