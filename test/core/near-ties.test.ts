@@ -37,30 +37,23 @@ function plans(file: string, top = 20): Plans['plans'] {
 
 describe('near-ties', () => {
   it('a plan that fits only inside the memory band does not win a tie with one that fits outside it', () => {
-    // QLoRA of a 32B under ZeRO-3 on two RTX 3090: nf4 without double quant is 0.07% faster than nf4 + double
-    // quant (PEFT's QLoRA ZeRO-3 recipe sets --use_nested_quant), but 22.7 GiB of 24 is past the band's high edge
-    // (uncertainty.ts: an 11% under-estimate), 21.2 GiB is not.
+    // QLoRA of a 32B on two RTX 3090 at 1,024 tokens: FSDP without checkpointing is 0.2% faster than the best plan,
+    // but its peak is past the band's high edge (uncertainty.ts: an 11% under-estimate), the best plan's is not.
     const text = [
       'name: band',
       'model: qwen2.5-32b',
-      'job: { kind: fine-tune, methods: [qlora, lora], seq: 2048, globalBatch: 16, datasetTokens: 10000000 }',
+      'job: { kind: fine-tune, methods: [qlora, lora], seq: 1024, globalBatch: 16, datasetTokens: 10000000 }',
       'hardware: { owned: [ { gpu: rtx-3090, count: 2 } ], counts: { min: 2, max: 2 } }',
       'rank: time',
     ].join('\n');
     const p = plans(scratch.file('band.yaml', text));
     const best = p[0]!;
-    expect(best.choices.weights).toBe('nf4');
-    expect(best.choices.doubleQuant).toBe(true);
     expect(best.memory.deviceBytes / 0.89).toBeLessThan(best.memory.capacityBytes);
     const tight = p.find(
-      (x) =>
-        x.choices.weights === 'nf4' &&
-        !x.choices.doubleQuant &&
-        x.choices.engine === best.choices.engine &&
-        x.choices.checkpointing === best.choices.checkpointing,
+      (x) => x.time.hours < best.time.hours && x.memory.deviceBytes / 0.89 > x.memory.capacityBytes,
     )!;
-    expect(tight.time.hours).toBeLessThan(best.time.hours);
-    expect(tight.memory.deviceBytes / 0.89).toBeGreaterThan(tight.memory.capacityBytes);
+    expect(tight).toBeDefined();
+    expect(tight.time.hours).toBeGreaterThan(best.time.hours * 0.99);
   });
 
   it('a bitsandbytes optimizer under DeepSpeed ZeRO does not win a tie with plain AdamW', () => {
@@ -259,14 +252,14 @@ describe('near-ties', () => {
   });
 
   it('on an AMD GPU, an engine whose ROCm kernel costs were not read does not win a tie with one whose were', () => {
-    // Llama-3.3-70B (the DeepSeek-R1-Distill-Llama-70B layout) at FP8 over two MI300X with 3k-token prompts at 8 in
-    // flight: SGLang is 0.7% cheaper than vLLM, whose Triton prefill attention and decode kernels' KV read on ROCm the
-    // time model counts (engines/vllm/rocm-attention.ts) and SGLang's it does not. At 64 in flight of 7.5k-token prompts
-    // vLLM's measured decode read puts SGLang 22% ahead: no tie there.
+    // Llama-3.3-70B (the DeepSeek-R1-Distill-Llama-70B layout) at FP8 over two MI300X with 3k-token prompts at 32 in
+    // flight: SGLang is 0.2% cheaper than vLLM, whose Triton prefill attention and decode kernels' KV read on ROCm the
+    // time model counts from their own timings (engines/vllm/rocm-attention.ts) and SGLang's from stand-ins (its
+    // profile's timeUnread). At 64 in flight of 7.5k-token prompts SGLang is 8% ahead: no tie there.
     const text = [
       'name: 70B FP8 on two MI300X',
       'model: llama-3.3-70b-instruct',
-      'job: { kind: inference, context: 4096, promptTokens: 3000, concurrency: 8, outputTokens: 300000000 }',
+      'job: { kind: inference, context: 4096, promptTokens: 3000, concurrency: 32, outputTokens: 300000000 }',
       'hardware: { owned: [ { gpu: mi300x, count: 2 } ], counts: { min: 2, max: 2 } }',
       'power: { powerLimits: [1] }',
       'rank: cost',
