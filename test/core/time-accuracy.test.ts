@@ -1292,7 +1292,7 @@ const FIELD_BARS = {
   // on an Intel 265K desktop, Llama-3.2-3B and R1-Distill-Qwen-14B Q4_K_M and gpt-oss-20b on an RTX 4090, RTX 3060 12GB
   // and RTX A4000: -8.8..+28.2%, the gpt-oss rows on the two smaller cards +15.9% and +28.2% (scored before any change).
   'aibench kind:decode engine:llama.cpp': { count: 8, median: 0.064, p90: 0.283 },
-  // ggml-org/llama.cpp#2917 (August 2023, master column) and #2891 (September 2023, after its merge): LLaMA / Llama 2 7B
+  // ggml-org/llama.cpp#2917 (August 2023, master column) and ggml-org/llama.cpp#2891 (September 2023, after its merge): LLaMA / Llama 2 7B
   // tg128 and tg64 on the M2 Ultra's Metal backend, unfused graphs: Q8_0 +6.7%, Q4_0 +12.2%; F16 +3.3%, Q8_0 +7.8%,
   // Q6_K +18.2% (scored before any change).
   'llamacpp2917 kind:decode engine:llama.cpp': { count: 2, median: 0.095, p90: 0.123 },
@@ -1520,7 +1520,7 @@ const ENGINE_BARS = {
   // llama-batched-bench rows on Metal (M2 Ultra inferred; gpt-oss-20b MXFP4 and Qwen2.5 7B Q8_0 at 1, 2 and 4 sequences:
   // -6.9..+50.7%, scored before any change), 120 rows, 7.2% / 22.0%. With AlexsJones/llmfit's eleven RTX 5070 llama-server
   // rows (-6.5..+6.8%, scored before any change), 131 rows, 6.8% / 20.5%. With geerlingguy/ai-benchmarks' eight
-  // Vulkan tg128 rows on an RTX 4090, RTX 3060 and RTX A4000 (-8.8..+28.2%) and ggml-org/llama.cpp#2917's and #2891's
+  // Vulkan tg128 rows on an RTX 4090, RTX 3060 and RTX A4000 (-8.8..+28.2%) and ggml-org/llama.cpp#2917's and ggml-org/llama.cpp#2891's
   // five Metal rows of 2023 on the M2 Ultra (+3.3..+18.2%), all scored before any change, 144 rows, 6.8% / 20.5%. With
   // ggml-org/llama.cpp#8215's eight IQ3_XXS microbatch rows on an RTX 3090 and 4090 (-20.7..+54.7%) and Unsloth's
   // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%.
