@@ -288,10 +288,8 @@ interface Traffic {
   weightGpu: number;
   kvGpu: number;
   host: number;
-  /**
-   * llama.cpp `--n-cpu-moe`: stored bytes of the host-held experts a step routes to (beyond whole host layers),
-   * and of all of them (a prefill ubatch routes to nearly every expert).
-   */
+  /** llama.cpp `--n-cpu-moe`: stored bytes of the host-held experts a step routes to (beyond whole host layers),
+   * and of all of them (a prefill ubatch routes to nearly every expert). */
   hostExperts: number;
   hostExpertsAll: number;
   /** Linear weight elements a step reads, and bytes per weight element. */
@@ -315,6 +313,7 @@ interface Traffic {
   prefillExpertRate: number;
   /** The step's kernel tiles its rows at a sourced large-M rate on this GPU (KernelFamily.mBlocks), or null. */
   mBlocks: MBlocks | null;
+  aiter?: boolean; // AITER's kernels run the ROCm attention (TimeOptions.rocmAiter; stepCore's KV read)
 }
 
 /**
@@ -475,6 +474,7 @@ export function decodeTraffic(
         : null,
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
     prefillExpertRate: prefillExpertGemmRate(m, o, fw, gemmWhere, rate),
+    aiter: t.rocmAiter,
   };
 }
 
@@ -703,7 +703,7 @@ export function decodeStepFigures(
 ): StepFigures {
   const B = o.batch;
   const tp = o.tp;
-  const tr = { ...decodeTraffic(m, o, t, r, B, ctx), aiter: t.rocmAiter }; // aiter: stepCore's KV read
+  const tr = decodeTraffic(m, o, t, r, B, ctx);
   const weightT = weightSeconds(tr, r) + dmmvTail(m, o, t, r, tr) + mmvqColumnSeconds(tr, r, B);
   const fw = FRAMEWORKS[o.framework];
   // The linears' kernels, then each layer's attention kernel at its backend's KV read rate (decode-attention.ts).
