@@ -298,13 +298,13 @@ export function readLlamaServerCommand(
   const ref = hf ?? file ?? null;
   const weights = ref ? weightsFromName(ref) : null;
   // A GGUF type in the name, or an MXFP4 GGUF (gpt-oss: ggml-org/gpt-oss-*-GGUF, launch.ts MXFP4_GGUF).
+  const nearest = ref ? GGUF_NEAREST.find((g) => g.name.test(ref)) : undefined;
   if ((weights !== null && isGguf(weights)) || weights === 'mxfp4') {
     flags.weights = weights;
     if (ref && /(^|[-_/:])ud-/i.test(ref)) warnings.push(UD_NOTE);
-  } else if (ref && GGUF_NEAREST.some((g) => g.name.test(ref))) {
-    const g = GGUF_NEAREST.find((x) => x.name.test(ref))!;
-    flags.weights = g.weights;
-    warnings.push(g.note);
+  } else if (nearest) {
+    flags.weights = nearest.weights;
+    warnings.push(nearest.note);
   } else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
   else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
   else
