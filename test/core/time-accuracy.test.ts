@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -411,8 +411,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (996: 983 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(996);
+  it('scores every scorable case (1018: 1005 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1018);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -794,6 +794,10 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^llamacpp-2891-/, 'llamacpp2891'],
   [/^llamacpp-8215-/, 'llamacpp8215'],
   [/^llamacpp-unsloth-/, 'unslothr1'],
+  [/^llmie-/, 'llmie'],
+  [/^perfmodel-/, 'perfmodel'],
+  [/^yobitel-/, 'yobitel'],
+  [/^calebcoffie-/, 'calebcoffie'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1303,11 +1307,25 @@ const FIELD_BARS = {
   // (docs/time-model.md "Low-bit GGUF rows: IQ3_XXS microbatches and a DeepSeek-R1 UD-IQ1_S figure").
   'llamacpp8215 kind:decode engine:llama.cpp': { count: 8, median: 0.217, p90: 0.547 },
   'unslothr1 kind:decode engine:llama.cpp': { count: 1, median: 4.405, p90: 4.405 },
+  // Michaelvll/llm-ie-benchmarks: DeepSeek-R1 FP8 over TP 8 on 8x H200, sglang.bench_serving random 1000/2000, 5000/1000,
+  // 10000/500 and 30000/100, 50 and 200 prompts at 10 req/s, the run's duration as a burst: SGLang 0.4.5.post3 +14.6..+37.5%,
+  // vLLM 0.8.4 (V1) +16.6..+66.4% (scored before any change; H200 bursts, docs/time-model.md "A third mainstream sample").
+  'llmie kind:serving engine:sglang': { count: 8, median: 0.22, p90: 0.376 },
+  'llmie kind:serving engine:vllm': { count: 8, median: 0.344, p90: 0.665 },
+  // willettAMT/perf-analysis-modeling-project: llama-bench tg128 of Qwen3-8B Q5_K_M on one L40S, a build with
+  // GGML_CUDA_GRAPHS off: -7.0% (scored before any change).
+  'perfmodel kind:decode engine:llama.cpp': { count: 1, median: 0.07, p90: 0.07 },
+  // yobitelcomm/bench: Llama-3.1-8B-Instruct under vLLM 0.21.0 on one H100, closed loops of 1, 4 and 16 streams (max 128
+  // tokens), median TPOT: -0.1, -1.2, +47.5% (scored before any change); the loop of 64 is carried (client-bound).
+  'yobitel kind:serving engine:vllm': { count: 3, median: 0.013, p90: 0.475 },
+  // calebcoffie.com: Gemma-3 4b-it Q4_K_M tg_512 and tg_1024 on one RTX 3090 under llama.cpp's CUDA build of 2026: +20.3%,
+  // +18.4% (scored before any change; as the tt521 Gemma 3 rows under vLLM, docs/time-model.md "Gemma 3 at batch 1").
+  'calebcoffie kind:decode engine:llama.cpp': { count: 2, median: 0.194, p90: 0.204 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 557 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4 and Tim Wang 50/100 rows are carried', () => {
-    expect(fieldRows.length).toBe(557);
+  it('scores the 579 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(579);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1360,6 +1378,11 @@ describe('time model on the serving field rows', () => {
       expect(c.why_not).toMatch(/columns disagree/);
     }
     expect(rows.some((r) => /^timwang-.*-c(50|100)$/.test(r.id))).toBe(false);
+    // InferenceBench's loop of 64 streams on an H100: its output rate falls from the loop of 16 while the TPOT rises 4.3x.
+    const yob = cases.find((c) => c.id === 'yobitel-l31-8b-h100-vllm0210-closed-c64')!;
+    expect(yob.scorable).toBe(false);
+    expect(yob.why_not).toMatch(/Client-bound/);
+    expect(rows.some((r) => r.id === yob.id)).toBe(false);
   });
 
   for (const [group, bar] of Object.entries(FIELD_BARS))
@@ -1523,8 +1546,10 @@ const ENGINE_BARS = {
   // Vulkan tg128 rows on an RTX 4090, RTX 3060 and RTX A4000 (-8.8..+28.2%) and ggml-org/llama.cpp#2917's and ggml-org/llama.cpp#2891's
   // five Metal rows of 2023 on the M2 Ultra (+3.3..+18.2%), all scored before any change, 144 rows, 6.8% / 20.5%. With
   // ggml-org/llama.cpp#8215's eight IQ3_XXS microbatch rows on an RTX 3090 and 4090 (-20.7..+54.7%) and Unsloth's
-  // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%.
-  'decode engine:llama.cpp': { count: 153, median: 0.073, p90: 0.221 },
+  // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%. With
+  // willettAMT/perf-analysis-modeling-project's L40S tg128 (-7.0%) and calebcoffie.com's two Gemma 3 4B rows on an RTX 3090
+  // (+20.3%, +18.4%), scored before any change, 156 rows, 7.0% / 21.3%.
+  'decode engine:llama.cpp': { count: 156, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1612,7 +1637,9 @@ const ENGINE_BARS = {
   // eight T4 FP16/AWQ closed loops (-33.5..+27.3%) and LambdaLabsML/vllm-benchmark's three vLLM 0.5.4 H100 bursts
   // (-16.0..+31.8%), scored before any change: 318 rows, 11.6% / 47.9%; 11.3% / 47.9% with vLLM's awq_gemm kept to 255
   // tokens (the gpsquant 4090 and A100 AWQ bursts -23.3% -> -1.0%, -21.9% -> -5.4%, the H100 one +59.4% -> +86.7%).
-  'serving engine:vllm': { count: 318, median: 0.121, p90: 0.52 },
+  // With Michaelvll/llm-ie-benchmarks' eight vLLM 0.8.4 DeepSeek-R1 H200 runs (+16.6..+66.4%) and yobitelcomm/bench's three
+  // H100 closed loops (-1.2..+47.5%), scored before any change: 329 rows, 11.5% / 47.9%.
+  'serving engine:vllm': { count: 329, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1668,7 +1695,9 @@ const ENGINE_BARS = {
   // A100 PCIe 40GB (-3.8..+25.2%), the Tim Wang blog's H100 wave of 5 (+2.2%) and sgl-project/sglang benchmark_vllm_060's
   // four SGLang v0.3.0 ShareGPT rows (-2.2..+8.1%), scored before any change: 133 rows, 9.5% / 59.4%; the
   // sglang8852 row unscored (a TP 8 layout SGLang 0.4.10 refuses for its block-FP8 experts): 132.
-  'serving engine:sglang': { count: 132, median: 0.185, p90: 0.838 },
+  // With Michaelvll/llm-ie-benchmarks' eight SGLang 0.4.5.post3 DeepSeek-R1 H200 runs (+14.6..+37.5%, scored before any
+  // change): 140 rows, 10.1% / 53.8%.
+  'serving engine:sglang': { count: 140, median: 0.185, p90: 0.838 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -1689,7 +1718,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
