@@ -51,7 +51,7 @@ interface Phases {
 }
 
 function phasesOf(c: ThroughputCase): Phases | undefined {
-  const means = quotedMeans(c.quote ?? '');
+  const means = quotedMeans(typeof c.quote === 'string' ? c.quote : '');
   if (means === undefined || c.metric !== 'batch_latency_s' || c.scorable === false)
     return undefined;
   const { options, time, gpu, arch, facts } = caseInputs(c);
@@ -79,7 +79,7 @@ function phasesOf(c: ThroughputCase): Phases | undefined {
   return {
     id: c.id,
     gpu: String(c.flags.gpu),
-    gpus: c.gpus ?? 1,
+    gpus: typeof c.gpus === 'number' ? c.gpus : 1,
     engine: options.framework,
     duration: c.measured_value / b.seconds,
     ttft: means.ttftMs / 1000 / ttft,
