@@ -172,132 +172,144 @@ function staticSeconds(
   return (options.batch / c) * staticBatchSeconds(arch, { ...options, batch: c }, gpu, time);
 }
 
+/** What a throughput case is timed with: its options, time options, GPU, architecture and KV pool (casePool). */
+export function caseInputs(c: ThroughputCase): {
+  options: EstimateOptions;
+  time: TimeOptions;
+  gpu: Gpu;
+  arch: Arch;
+  facts: ReturnType<typeof casePool>;
+} {
+  const caseFlags = cliFlags(c.flags);
+  // A rig the source describes as having no NVLink is timed over PCIe even when the catalog card has a
+  // bridge connector (the case's `interconnect` field, read for every case alike).
+  const flags: RawFlags =
+    caseFlags.interconnect === undefined && /no NVLink/i.test(c.interconnect ?? '')
+      ? { ...caseFlags, interconnect: 'pcie' }
+      : caseFlags;
+  const options = optionsFromFlags(flags);
+  // A GRPO row whose TRL generated for every micro-batch (before steps_per_generation; the case says so).
+  if (c.trl_generation === 'per-micro-batch') options.stepsPerGeneration = 1;
+  const time = timeOptionsFromFlags(flags, options);
+  // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
+  if (c.scheduler === 'serial') time.serialScheduler = true;
+  // A row measured on vLLM's V0 engine (the case says so).
+  if (c.scheduler === 'v0') time.v0Scheduler = true;
+  // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
+  if (c.harness === 'llama-bench' || c.harness === 'llama-bench-pp') time.decodeOnly = true;
+  // llama-bench's prompt test at microbatch B: only the batch's last token is output, so a step reads no lm_head.
+  if (c.harness === 'llama-bench-pp') time.noOutputHead = true;
+  // A llama.cpp build whose F16 mat-vec was dmmv (before ggml-org/llama.cpp#10318; the case says so).
+  if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
+  // A rig whose PCIe lanes the source describes (a consumer board's x8/x8 split; the case says so).
+  if (c.pcie !== undefined) time.pcieLink = c.pcie;
+  // A llama.cpp build whose MUL_MAT_ID synchronized the stream once per expert slot (the case says so).
+  if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
+  // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
+  if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
+  // A llama.cpp build before ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715; the case says so).
+  if (c.ggml_graph === 'no-gemv-fusion') time.noGemvFusion = true;
+  // A llama.cpp build before its MoE routing fusions too (ggml-org/llama.cpp#15631, ggml-org/llama.cpp#16130; the case says so).
+  if (c.ggml_graph === 'no-moe-fusion')
+    Object.assign(time, { noMoeFusion: true, noGemvFusion: true });
+  // An engine build that ran the model's 16-bit experts through Triton's fused_moe (the case says so).
+  if (c.moe_runner === 'triton') time.tritonMoe16 = true;
+  // A vLLM run on ROCm with AITER's kernels switched on (VLLM_ROCM_USE_AITER=1; the case says so).
+  if (c.rocm_aiter === true) time.rocmAiter = true;
+  // An engine build whose fused_moe grid padded every expert at any batch (before the small-batch cap; the case says so).
+  if (c.moe_align === 'uncapped') time.moeAlignUncapped = true;
+  // An engine build that did not fuse the model's all-reduces with their norms (the case says so).
+  if (c.allreduce_norm_fusion === false) time.noAllReduceNormFusion = true;
+  // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
+  if (c.moe_dispatch === 'loop') time.moeLoop = true;
+  // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).
+  if (c.moe_dispatch === 'dense-loop') time.denseMoeLoop = true;
+  // A transformers generate that ran every routed expert on every token (gpt-oss before transformers 5; the case says so).
+  if (c.generate_experts === 'all') time.generateAllExperts = true;
+  // A DeepSpeed build that hooked the modules inside the sparse MoE blocks (before v0.18.0; the case says so).
+  if (c.deepspeed_moe_leaf === false) time.zeroMoeHooked = true;
+  // A step time averaged over a run that saved the model inside its timed span (the case says so).
+  if (c.timed_saves !== undefined && c.timed_steps !== undefined)
+    time.savesPerStep = c.timed_saves / c.timed_steps;
+  // A run whose padded batches handed SDPA the padding mask (the case says so).
+  if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
+  // A run whose SDPA inputs no fused kernel took, so PyTorch ran the math path (the case says so).
+  if (c.sdpa_backend === 'math') time.sdpaMath = true;
+  // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
+  if (c.adam_impl === 'foreach') time.adamForeach = true;
+  // A build that dequantized GPTQ weights in torch ops (auto-gptq's cuda-old QuantLinear; the case says so).
+  if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
+  // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
+  if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
+  // A build that launched every decode kernel from the host, no graph replay (the case says so).
+  if (c.cuda_graphs === 'off') time.ungraphedDecode = true;
+  // A server build that parsed the chat template on every chat request (the case says so).
+  if (c.chat_template_parse === 'per-request') time.chatTemplateParse = true;
+  // That parse for a template other than the one the engine profile timed (the case says how it compares).
+  if (c.chat_template_parse_scale !== undefined)
+    time.chatTemplateParseScale = c.chat_template_parse_scale;
+  // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
+  if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
+  // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
+  if (c.deepspeed_overlap_comm === false) time.serialComm = true;
+  // An FSDP config that set forward_prefetch true (the case says so).
+  if (c.fsdp_forward_prefetch === true) time.fsdpForwardPrefetch = true;
+  // A DeepSpeed config whose reduce bucket transformers filled from the hidden size (the case says so).
+  if (c.deepspeed_buckets === 'auto') time.zeroAutoBuckets = true;
+  // A DeepSpeed config that left offload_param's pin_memory at its default false (the case says so).
+  if (c.deepspeed_pin_memory === false) time.pageableOffload = true;
+  // A DeepSpeed config that left offload_optimizer's pin_memory at its default false (the case says so).
+  if (c.deepspeed_optimizer_pin_memory === false) time.pageableGradOffload = true;
+  // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
+  if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
+  // A k-bit run whose residual stream was fp32 (TRL's k-bit preparation with fp32 norms; the case says so).
+  if (c.kbit_stream === 'fp32') time.kbitFp32Stream = true;
+  // A rollout whose captured decode steps dequantized bitsandbytes weights to fp32 (the case says so).
+  if (c.bnb_decode_dtype === 'fp32') time.bnbDecodeFp32 = true;
+  // A rollout whose decode steps dequantized the experts' down projections alone to fp32 (the case says so).
+  if (c.bnb_decode_dtype === 'fp32-moe-down') time.bnbDecodeFp32MoeDown = true;
+  // A build whose LoRA forward issued another count of ops than the engine's profile says (the case says so).
+  if (c.lora_forward_ops !== undefined) time.loraForwardOps = c.lora_forward_ops;
+  // A generate whose layers ran partly compiled (the case says so, counted in its build's code).
+  const gl = c.generate_layer;
+  if (gl !== undefined)
+    time.generateLayer = {
+      eagerOps: gl.eager_ops,
+      compiledCalls: gl.compiled_calls,
+      cudagraphCalls: gl.cudagraph_calls,
+      ...(gl.sync === undefined
+        ? {}
+        : {
+            sync: {
+              layers: gl.sync.layers,
+              eagerOps: gl.sync.eager_ops,
+              compiledCalls: gl.sync.compiled_calls,
+            },
+          }),
+    };
+  // A generate that built its attention masks through torch.vmap every decode step (the case says so).
+  if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;
+  // A transformers build whose sliding layers rebuilt their masks every step (the case says so).
+  if (c.sliding_mask_in_layer !== undefined) time.slidingMaskInLayer = c.sliding_mask_in_layer;
+  // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
+  if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
+  // A run with LoRA dropout on (the case says so).
+  if (c.lora_dropout !== undefined && c.lora_dropout > 0) time.loraDropout = true;
+  // A run without torch.autocast over its 16-bit model (the case says so).
+  if (c.autocast === false) time.noAutocast = true;
+  // A run under torch.use_deterministic_algorithms(True) (the case says so).
+  if (c.deterministic === true) time.deterministicFill = true;
+  const gpu = findGpu(String(flags.gpu));
+  const arch = caseArch(c);
+  const facts = casePool(c, arch, options, gpu, time);
+  return { options, time, gpu, arch, facts };
+}
+
 export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
   const rows: ThroughputRow[] = [];
   for (const c of loadThroughputCases(file)) {
     if (c.scorable === false) continue;
-    const caseFlags = cliFlags(c.flags);
-    // A rig the source describes as having no NVLink is timed over PCIe even when the catalog card has a
-    // bridge connector (the case's `interconnect` field, read for every case alike).
-    const flags: RawFlags =
-      caseFlags.interconnect === undefined && /no NVLink/i.test(c.interconnect ?? '')
-        ? { ...caseFlags, interconnect: 'pcie' }
-        : caseFlags;
-    const options = optionsFromFlags(flags);
-    // A GRPO row whose TRL generated for every micro-batch (before steps_per_generation; the case says so).
-    if (c.trl_generation === 'per-micro-batch') options.stepsPerGeneration = 1;
-    const time = timeOptionsFromFlags(flags, options);
-    // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
-    if (c.scheduler === 'serial') time.serialScheduler = true;
-    // A row measured on vLLM's V0 engine (the case says so).
-    if (c.scheduler === 'v0') time.v0Scheduler = true;
-    // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
-    if (c.harness === 'llama-bench' || c.harness === 'llama-bench-pp') time.decodeOnly = true;
-    // llama-bench's prompt test at microbatch B: only the batch's last token is output, so a step reads no lm_head.
-    if (c.harness === 'llama-bench-pp') time.noOutputHead = true;
-    // A llama.cpp build whose F16 mat-vec was dmmv (before ggml-org/llama.cpp#10318; the case says so).
-    if (c.f16_matvec !== undefined) time.f16MatVec = c.f16_matvec;
-    // A rig whose PCIe lanes the source describes (a consumer board's x8/x8 split; the case says so).
-    if (c.pcie !== undefined) time.pcieLink = c.pcie;
-    // A llama.cpp build whose MUL_MAT_ID synchronized the stream once per expert slot (the case says so).
-    if (c.mul_mat_id === 'per-slot-sync') time.mulMatIdSync = true;
-    // A llama.cpp build that launched every op of its graph (before ggml-cuda's op fusion; the case says so).
-    if (c.ggml_graph === 'unfused') time.unfusedGraph = true;
-    // A llama.cpp build before ggml-cuda's GEMV fusion (ggml-org/llama.cpp#16715; the case says so).
-    if (c.ggml_graph === 'no-gemv-fusion') time.noGemvFusion = true;
-    // A llama.cpp build before its MoE routing fusions too (ggml-org/llama.cpp#15631, ggml-org/llama.cpp#16130; the case says so).
-    if (c.ggml_graph === 'no-moe-fusion')
-      Object.assign(time, { noMoeFusion: true, noGemvFusion: true });
-    // An engine build that ran the model's 16-bit experts through Triton's fused_moe (the case says so).
-    if (c.moe_runner === 'triton') time.tritonMoe16 = true;
-    // A vLLM run on ROCm with AITER's kernels switched on (VLLM_ROCM_USE_AITER=1; the case says so).
-    if (c.rocm_aiter === true) time.rocmAiter = true;
-    // An engine build whose fused_moe grid padded every expert at any batch (before the small-batch cap; the case says so).
-    if (c.moe_align === 'uncapped') time.moeAlignUncapped = true;
-    // An engine build that did not fuse the model's all-reduces with their norms (the case says so).
-    if (c.allreduce_norm_fusion === false) time.noAllReduceNormFusion = true;
-    // A transformers build that ran the routed experts in a per-expert loop (4.x; the case says so).
-    if (c.moe_dispatch === 'loop') time.moeLoop = true;
-    // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).
-    if (c.moe_dispatch === 'dense-loop') time.denseMoeLoop = true;
-    // A transformers generate that ran every routed expert on every token (gpt-oss before transformers 5; the case says so).
-    if (c.generate_experts === 'all') time.generateAllExperts = true;
-    // A DeepSpeed build that hooked the modules inside the sparse MoE blocks (before v0.18.0; the case says so).
-    if (c.deepspeed_moe_leaf === false) time.zeroMoeHooked = true;
-    // A step time averaged over a run that saved the model inside its timed span (the case says so).
-    if (c.timed_saves !== undefined && c.timed_steps !== undefined)
-      time.savesPerStep = c.timed_saves / c.timed_steps;
-    // A run whose padded batches handed SDPA the padding mask (the case says so).
-    if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
-    // A run whose SDPA inputs no fused kernel took, so PyTorch ran the math path (the case says so).
-    if (c.sdpa_backend === 'math') time.sdpaMath = true;
-    // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
-    if (c.adam_impl === 'foreach') time.adamForeach = true;
-    // A build that dequantized GPTQ weights in torch ops (auto-gptq's cuda-old QuantLinear; the case says so).
-    if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
-    // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).
-    if (c.cuda_graphs === 'piecewise') time.piecewiseGraphs = true;
-    // A build that launched every decode kernel from the host, no graph replay (the case says so).
-    if (c.cuda_graphs === 'off') time.ungraphedDecode = true;
-    // A server build that parsed the chat template on every chat request (the case says so).
-    if (c.chat_template_parse === 'per-request') time.chatTemplateParse = true;
-    // That parse for a template other than the one the engine profile timed (the case says how it compares).
-    if (c.chat_template_parse_scale !== undefined)
-      time.chatTemplateParseScale = c.chat_template_parse_scale;
-    // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
-    if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
-    // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
-    if (c.deepspeed_overlap_comm === false) time.serialComm = true;
-    // An FSDP config that set forward_prefetch true (the case says so).
-    if (c.fsdp_forward_prefetch === true) time.fsdpForwardPrefetch = true;
-    // A DeepSpeed config whose reduce bucket transformers filled from the hidden size (the case says so).
-    if (c.deepspeed_buckets === 'auto') time.zeroAutoBuckets = true;
-    // A DeepSpeed config that left offload_param's pin_memory at its default false (the case says so).
-    if (c.deepspeed_pin_memory === false) time.pageableOffload = true;
-    // A DeepSpeed config that left offload_optimizer's pin_memory at its default false (the case says so).
-    if (c.deepspeed_optimizer_pin_memory === false) time.pageableGradOffload = true;
-    // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
-    if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
-    // A k-bit run whose residual stream was fp32 (TRL's k-bit preparation with fp32 norms; the case says so).
-    if (c.kbit_stream === 'fp32') time.kbitFp32Stream = true;
-    // A rollout whose captured decode steps dequantized bitsandbytes weights to fp32 (the case says so).
-    if (c.bnb_decode_dtype === 'fp32') time.bnbDecodeFp32 = true;
-    // A rollout whose decode steps dequantized the experts' down projections alone to fp32 (the case says so).
-    if (c.bnb_decode_dtype === 'fp32-moe-down') time.bnbDecodeFp32MoeDown = true;
-    // A build whose LoRA forward issued another count of ops than the engine's profile says (the case says so).
-    if (c.lora_forward_ops !== undefined) time.loraForwardOps = c.lora_forward_ops;
-    // A generate whose layers ran partly compiled (the case says so, counted in its build's code).
-    const gl = c.generate_layer;
-    if (gl !== undefined)
-      time.generateLayer = {
-        eagerOps: gl.eager_ops,
-        compiledCalls: gl.compiled_calls,
-        cudagraphCalls: gl.cudagraph_calls,
-        ...(gl.sync === undefined
-          ? {}
-          : {
-              sync: {
-                layers: gl.sync.layers,
-                eagerOps: gl.sync.eager_ops,
-                compiledCalls: gl.sync.compiled_calls,
-              },
-            }),
-      };
-    // A generate that built its attention masks through torch.vmap every decode step (the case says so).
-    if (c.generate_masks !== undefined) time.generateMasks = c.generate_masks;
-    // A transformers build whose sliding layers rebuilt their masks every step (the case says so).
-    if (c.sliding_mask_in_layer !== undefined) time.slidingMaskInLayer = c.sliding_mask_in_layer;
-    // A PEFT build that kept the adapters in the weights' 16-bit dtype (before 0.12.0; the case says so).
-    if (c.lora_adapter_dtype === 'weights') time.adaptersInWeightDtype = true;
-    // A run with LoRA dropout on (the case says so).
-    if (c.lora_dropout !== undefined && c.lora_dropout > 0) time.loraDropout = true;
-    // A run without torch.autocast over its 16-bit model (the case says so).
-    if (c.autocast === false) time.noAutocast = true;
-    // A run under torch.use_deterministic_algorithms(True) (the case says so).
-    if (c.deterministic === true) time.deterministicFill = true;
-    const gpu = findGpu(String(flags.gpu));
-    const arch = caseArch(c);
-    const facts = casePool(c, arch, options, gpu, time);
+    const { options, time, gpu, arch, facts } = caseInputs(c);
     const { pool, pagedSpilled } = facts;
     // A preference / RL row is timed as `estimate` times it: the objective's phases on the policy's step.
     const t = isPreferenceOrRl(options)

@@ -222,4 +222,41 @@ describe("a burst under the engine's token budget", () => {
     // 300 requests on 256 slots: two waves of 600 decode steps, the second at 44.
     expect(m.steps).toBeGreaterThanOrEqual(1200);
   });
+
+  it("a request's TPOT spans its first token to its last, a neighbour's prefill in its steps included", () => {
+    // Budget 10, prompts of 10 at 1 ms a token, decode steps of 10 ms, two slots. Step 1 prefills A (10 ms): A's
+    // first token at 10 ms. Step 2: A decodes, B prefills 9 tokens (19 ms, t = 29). Step 3: A decodes, B its last
+    // token (11 ms, t = 40): A's last, B's first. Step 4: B decodes, C prefills 9 (t = 59). Step 5: B decodes, C its
+    // last (t = 70): B's last, C's first and only.
+    const e: SpreadEngine = {
+      slots: 2,
+      poolTokens: 1e9,
+      stepSeconds: () => 0.01,
+      prefillSecondsPerToken: 0.001,
+      budgetTokens: 10,
+    };
+    const b = spreadBurst(
+      [
+        { prompt: 10, output: 3 },
+        { prompt: 10, output: 3 },
+        { prompt: 10, output: 1 },
+      ],
+      e,
+    );
+    // A: (40 - 10) / 2 = 15 ms, its neighbour's prefill in its steps; B: (70 - 40) / 2 = 15 ms; the one-token
+    // request counts none, as vllm bench serve's.
+    expect(b.tpotRequests).toBe(2);
+    expect(b.tpotSumSeconds).toBeCloseTo(0.03, 9);
+    expect(b.ttftSumSeconds).toBeCloseTo(0.01 + 0.04 + 0.07, 9);
+  });
+
+  it('the mean TPOT over shuffles is the mean of their sums', () => {
+    const e = { ...linearEngine(64, 1e9, 0.01, 0.0001), budgetTokens: 2048 };
+    const r = spreadBurstSeconds(shapeOf('vllm'), 200, 217, 201, e);
+    expect(r.burst.tpotRequests).toBeGreaterThan(150);
+    const tpot = r.burst.tpotSumSeconds / r.burst.tpotRequests;
+    // Every token after a request's first takes at least one decode step at the smallest batch.
+    expect(tpot).toBeGreaterThanOrEqual(0.0101);
+    expect(r.atMean.tpotRequests).toBe(200);
+  });
 });

@@ -144,6 +144,13 @@ export interface SpreadBurst {
   /** Seconds from the send to each request's first token (the end of the step that ends its first prefill): sum, max. */
   ttftSumSeconds: number;
   ttftMaxSeconds: number;
+  /**
+   * Each request's time a token after its first, (its last token - its first) / (output - 1), as `vllm bench serve`
+   * reports its mean TPOT (benchmarks/serve.py `calculate_metrics`: requests of one output token count none): the
+   * sum, and the requests summed.
+   */
+  tpotSumSeconds: number;
+  tpotRequests: number;
 }
 
 interface Live {
@@ -154,6 +161,8 @@ interface Live {
   pending: number;
   /** The step whose prefill ended it (its first token comes with that step). */
   endedAt: number;
+  /** Seconds from the send to its first token (-1 before it). */
+  firstAt: number;
 }
 
 /**
@@ -168,7 +177,7 @@ interface Live {
  */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
   const s: BurstState = {
-    queue: requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1 })),
+    queue: requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1, firstAt: -1 })),
     front: [], // preempted requests, the last pushed first back in
     head: 0,
     running: [],
@@ -180,6 +189,8 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     prefilledTokens: 0,
     ttftSumSeconds: 0,
     ttftMaxSeconds: 0,
+    tpotSumSeconds: 0,
+    tpotRequests: 0,
   };
   const budgetOf = e.budgetTokens ?? Infinity;
   const alone0 = e.prefillAlone === true;
@@ -223,6 +234,8 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     prefilledTokens: s.prefilledTokens,
     ttftSumSeconds: s.ttftSumSeconds,
     ttftMaxSeconds: s.ttftMaxSeconds,
+    tpotSumSeconds: s.tpotSumSeconds,
+    tpotRequests: s.tpotRequests,
   };
 }
 
@@ -240,6 +253,8 @@ interface BurstState {
   prefilledTokens: number;
   ttftSumSeconds: number;
   ttftMaxSeconds: number;
+  tpotSumSeconds: number;
+  tpotRequests: number;
 }
 
 /** The next request to admit: the last preempted first, then the queue in order. */
@@ -318,11 +333,16 @@ function endStep(s: BurstState, alone: boolean): void {
     if (r.pending !== 0 || (alone && r.endedAt !== s.steps)) continue;
     // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
     if (r.done === 0) {
+      r.firstAt = s.seconds;
       s.ttftSumSeconds += s.seconds;
       s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds);
     }
     r.done++;
     if (r.done >= r.output) {
+      if (r.output > 1) {
+        s.tpotSumSeconds += (s.seconds - r.firstAt) / (r.output - 1);
+        s.tpotRequests++;
+      }
       s.used -= r.prompt + r.done;
       finished++;
     }
@@ -397,6 +417,8 @@ export function spreadBurstSeconds(
     prefilledTokens: avg((b) => b.prefilledTokens),
     ttftSumSeconds: avg((b) => b.ttftSumSeconds),
     ttftMaxSeconds: avg((b) => b.ttftMaxSeconds),
+    tpotSumSeconds: avg((b) => b.tpotSumSeconds),
+    tpotRequests: avg((b) => b.tpotRequests),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
 }
