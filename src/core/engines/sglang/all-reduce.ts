@@ -3,9 +3,9 @@
  * tensor-parallel all-reduce under 8 MiB inside a fully NVLinked node through sgl-kernel's port of vLLM's kernel
  * (distributed/parallel_state.py `all_reduce`: "ca" where `should_custom_ar`; custom_all_reduce.py `_MAX_CAR_SIZE` 8192
  * x 1024, NCCL above; torch symmetric memory and MSCCL++ off by default, server_args.py). Its dispatch
- * (sgl-kernel/csrc/allreduce/custom_all_reduce.cuh `CustomAllreduce::allreduce`, 36 blocks of 512 threads): two ranks
- * always `cross_device_reduce_1stage`; with full NVLink the one-stage kernel below 512 KiB at up to 4 ranks and below
- * 256 KiB at up to 8, else `cross_device_reduce_2stage`. The two-stage kernel timed in CUDA graphs on H100s at 4 ranks
+ * (sgl-project/sglang sgl-kernel/csrc/allreduce/custom_all_reduce.cuh @0bb5d5e9 `CustomAllreduce::allreduce`, 36 blocks
+ * of 512 threads): two ranks always `cross_device_reduce_1stage`; with full NVLink the one-stage kernel below 512 KiB at
+ * up to 4 ranks and below 256 KiB at up to 8, else `cross_device_reduce_2stage`. The two-stage kernel timed in CUDA graphs on H100s at 4 ranks
  * (benchmarks/kernels/benchmark_device_communicators.py, ca_2stage at hidden 8192, bf16): 0.017 ms at 0.50 MB, 0.018
  * at 1.00, 0.027 at 2.00, 0.035 at 3.00 and 0.043 at 4.00 MB (vllm-project/vllm#24111; vllm-project/vllm#24532 reads
  * 0.017, 0.018, 0.026, 0.035, 0.042): from 0.5 to 4 MiB its bus bytes (1.5 x the message at 4 ranks) move at 211 GB/s
