@@ -1281,7 +1281,7 @@ const FIELD_BARS = {
   'timwang kind:serving engine:sglang': { count: 1, median: 0.023, p90: 0.023 },
   // sgl-project/sglang benchmark/benchmark_vllm_060: SGLang v0.3.0 (serial scheduler), ShareGPT at 4 and 8 req/s, median
   // TPOT: Llama 3.1 8B on an A100 80GB -2.2%, +3.8%; 70B over TP 4 on H100 +8.1%, +0.9% (scored before any change).
-  'sglang060 kind:serving engine:sglang': { count: 4, median: 0.03, p90: 0.082 },
+  'sglang060 kind:serving engine:sglang': { count: 4, median: 0.031, p90: 0.082 },
   // openinfer-project/openinfer's stock-vLLM runs on one RTX 5090 (Qwen3-4B BF16): vLLM 0.22.1 Poisson QPS 1-10 (1024/128,
   // median TPOT) +2.2, +2.2, +0.2, -2.6, -8.0%; vLLM 0.19.1 one request of 4096/64 -6.5% (scored before any change).
   'openinfer kind:serving engine:vllm': { count: 6, median: 0.025, p90: 0.081 },

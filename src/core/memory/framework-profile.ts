@@ -18,7 +18,7 @@ import type { FusedMoeGrid } from '../time/moe-grid-types.js';
 
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
-import type { PrefillLayerKernels, RowSplitProfile } from './layout-profiles.js';
+import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -473,6 +473,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).
    */
   allReduceSeconds?: number;
+  /** Its two-stage kernel above the one-stage sizes (layout-profiles.ts); absent: allReduceSeconds throughout. */
+  twoStageAllReduce?: TwoStageAllReduce;
   /**
    * Time: GPU seconds each kernel of a CUDA-graph decode step costs beyond its bytes (engines/graph-kernel.ts: the
    * kernel boundary's setup, teardown and memory-pipeline bubble, which the graph does not remove). Absent:

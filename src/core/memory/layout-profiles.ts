@@ -116,3 +116,17 @@ export interface ServerStart {
     deviceName: string,
   ) => number;
 }
+
+/**
+ * An engine's custom all-reduce above its one-stage sizes (FrameworkProfile.twoStageAllReduce): inside a fully
+ * NVLinked node a call of `fromBytes(tp)` bytes or more, up to `maxBytes`, runs the two-stage kernel (a
+ * reduce-scatter and an all-gather, each behind a barrier across the ranks) instead of the one-stage one, which reads
+ * every peer's whole buffer: a fixed part and its bus bytes (2 (tp - 1) / tp of the message) at `busBytesPerSecond`,
+ * no faster than the link's rate.
+ */
+export interface TwoStageAllReduce {
+  fromBytes: (tp: number) => number;
+  maxBytes: number;
+  seconds: number;
+  busBytesPerSecond: number;
+}

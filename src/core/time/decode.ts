@@ -720,7 +720,7 @@ export function decodeStepFigures(
   });
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
-  const tpT = decodeTpSeconds(m, o, B, r);
+  const tpT = decodeTpSeconds(m, o, B, r, t);
   // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
   // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
   const loop = t.decodeOnly ? 0 : 1;

@@ -29,6 +29,7 @@ import { sglangDecodeFeatureKernels } from './decode-kernels.js';
 import { SGLANG_SM90_DEEPSEEK_EXTEND, sglangEagerPrefillKernels } from './extend-kernels.js';
 import { sglangGraphBatch } from './graph-batch.js';
 import { SGLANG_FUSED_MOE_GRID } from './fused-moe-grid.js';
+import { SGLANG_TWO_STAGE_ALL_REDUCE } from './all-reduce.js';
 import { sglangAttentionBackend, sglangPrefillHostSync } from './attention-backend.js';
 import { SERVING_GRAPH_KERNEL_CYCLES, SERVING_GRAPH_KERNEL_SECONDS } from '../graph-kernel.js';
 
@@ -178,6 +179,8 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // (sgl-project/sglang#2511), since sgl-project/sglang#5079 through sgl-kernel's port of it (the TRT-LLM kernel of
   // sgl-project/sglang#2904 ran between the two), so vLLM's latency (engines/vllm/memory.ts).
   allReduceSeconds: VLLM_MEMORY.allReduceSeconds,
+  // Above 256 KiB at 8 ranks (512 KiB at 4) that kernel runs its two-stage path, timed apart (engines/sglang/all-reduce.ts).
+  twoStageAllReduce: SGLANG_TWO_STAGE_ALL_REDUCE,
   // Its decode reads the KV through the backend it picks by model and GPU (engines/sglang/attention-backend.ts):
   // FlashInfer's batch decode where that is FlashInfer, for K/V heads (not an MLA latent).
   decodeAttention: (modelType, mla, cc) =>
