@@ -35,7 +35,7 @@ function memoryKind(o: EstimateOptions): 'training' | 'decode' | 'serving' {
   return isServingFramework(o.framework) ? 'serving' : 'decode';
 }
 
-/** What a case says of the measured build beyond its flags (the loss uncompiled, foreach AdamW, no accumulation, fp32 k-bit stream, shifted logits). */
+/** What a case says of the measured build beyond its flags (the loss uncompiled or compiled alone, foreach AdamW, no accumulation, fp32 k-bit stream, shifted logits). */
 export function buildContextOf(
   c: Partial<
     Pick<
@@ -46,6 +46,7 @@ export function buildContextOf(
 ): Parameters<typeof buildEstimate>[4] {
   const b: NonNullable<Parameters<typeof buildEstimate>[4]> = {};
   if (c.loss_compile === 'off') b.eagerLoss = true;
+  if (c.loss_compile === 'alone') b.lossCompiledAlone = true;
   if (c.adam_impl === 'foreach') b.adamForeach = true;
   if (c.grad_accum === 1) b.gradsFreedEachStep = true;
   if (c.kbit_stream === 'fp32') b.kbitFp32Stream = true;

@@ -128,6 +128,7 @@ export { gpuCapacityBytes };
 export type BuildContext = Pick<
   EstimateContext,
   | 'eagerLoss'
+  | 'lossCompiledAlone'
   | 'adamForeach'
   | 'gradsFreedEachStep'
   | 'kbitFp32Stream'
@@ -145,8 +146,8 @@ export type BuildContext = Pick<
  * while what it describes is unchanged, and is dropped where a change replaces it. No field survives a change of
  * engine (every one describes that tool's loader, trainer or pinned libraries). `accum`: the micro-batches per
  * optimizer step the changed configuration runs.
- * - eagerLoss, shiftedLogitsCopy: the engine build's loss (its compile switch, its transformers' label shift); the
- *   memory model already skips them where a chunked or compiled loss runs.
+ * - eagerLoss, lossCompiledAlone, shiftedLogitsCopy: the engine build's loss (its compile switch, its transformers'
+ *   label shift); the memory model already skips them where a chunked or compiled loss runs.
  * - adamForeach: torch AdamW's foreach step, while the optimizer and its offload stay as given.
  * - gradsFreedEachStep: gradients freed after each step, only while the changed run still takes one micro-batch a
  *   step (a smaller micro-batch accumulates).
@@ -168,6 +169,7 @@ export function buildAfterChange(
   const quantized = !isFloatDtype(to.weights);
   const holds: Record<keyof BuildContext, boolean> = {
     eagerLoss: true,
+    lossCompiledAlone: true,
     shiftedLogitsCopy: true,
     adamForeach: to.optimizer === from.optimizer && to.offload === from.offload,
     gradsFreedEachStep: accum === 1,

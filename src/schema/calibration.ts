@@ -6,8 +6,11 @@ import { z } from 'zod';
  * and max-context.json rows carry the same fields.
  */
 const MEMORY_BUILD_CONTEXT = {
-  /** The engine build ran its loss uncompiled whatever --compile said ('off'): sets EstimateContext.eagerLoss. */
-  loss_compile: z.enum(['off']).optional(),
+  /**
+   * The engine build ran its loss uncompiled whatever --compile said ('off': sets EstimateContext.eagerLoss), or
+   * compiled the loss alone with the model eager ('alone': sets EstimateContext.lossCompiledAlone).
+   */
+  loss_compile: z.enum(['off', 'alone']).optional(),
   /** The run's torch AdamW stepped foreach where the engine profile's is fused: sets EstimateContext.adamForeach. */
   adam_impl: z.enum(['foreach']).optional(),
   /** Micro-batches per optimizer step; 1 (gradients freed after each step) sets EstimateContext.gradsFreedEachStep. */

@@ -117,6 +117,7 @@ describe('buildAfterChange: which fields of a read build a fix keeps', () => {
   } as unknown as EstimateOptions;
   const all: Required<BuildContext> = {
     eagerLoss: true,
+    lossCompiledAlone: true,
     adamForeach: true,
     gradsFreedEachStep: true,
     kbitFp32Stream: true,
@@ -147,7 +148,13 @@ describe('buildAfterChange: which fields of a read build a fix keeps', () => {
     expect(keys({}, 2)).not.toContain('gradsFreedEachStep'));
   it('drops the k-bit preparation, expert quantization and adapter dtype on 16-bit weights', () => {
     const kept = keys({ weights: 'bf16', method: 'lora' });
-    expect(kept).toEqual(['adamForeach', 'eagerLoss', 'gradsFreedEachStep', 'shiftedLogitsCopy']);
+    expect(kept).toEqual([
+      'adamForeach',
+      'eagerLoss',
+      'gradsFreedEachStep',
+      'lossCompiledAlone',
+      'shiftedLogitsCopy',
+    ]);
   });
   it('keeps the experts quantized on another k-bit type, not the k-bit preparation of another method', () => {
     expect(keys({ doubleQuant: true })).toContain('quantizedExperts');

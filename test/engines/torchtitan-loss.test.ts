@@ -1,4 +1,4 @@
-// torchtitan compiles its loss with the model: the vocabulary-sized tensors it holds, compiled and not.
+// torchtitan compiles its loss with the model, or alone: the vocabulary-sized tensors it holds, compiled and not.
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -54,6 +54,15 @@ describe('torchtitan compiled loss', () => {
     expect(transient({})).toBeCloseTo(4 * LOGITS, -3);
     expect(transient({ compile: true })).toBeCloseTo(2 * LOGITS, -3);
     expect(transient({ compile: true }, true)).toBeCloseTo(4 * LOGITS, -3);
+  });
+
+  it('a build that compiled the loss alone (compile.components ["loss"]) holds the compiled bytes, model eager', () => {
+    const arch = resolveModel('llama-3.1-8b');
+    const alone = buildEstimate(arch, optionsFromFlags(FLAGS), undefined, undefined, {
+      lossCompiledAlone: true,
+    }).perGpu.breakdown.logits;
+    expect(alone).toBe(4 * LOGITS);
+    expect(logitsAtPeak({})).toBe(12 * LOGITS);
   });
 
   it('a vocabulary-parallel loss keeps the upcast bytes (its own autograd function)', () => {

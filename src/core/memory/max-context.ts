@@ -16,7 +16,12 @@ export const MAX_CONTEXT_LIMIT = 2 ** 24;
 /** What a measured build ran beyond the flags (validate's buildContextOf, docs/memory-model.md). */
 export type MeasuredBuild = Pick<
   EstimateContext,
-  'eagerLoss' | 'adamForeach' | 'gradsFreedEachStep' | 'kbitFp32Stream' | 'shiftedLogitsCopy'
+  | 'eagerLoss'
+  | 'lossCompiledAlone'
+  | 'adamForeach'
+  | 'gradsFreedEachStep'
+  | 'kbitFp32Stream'
+  | 'shiftedLogitsCopy'
 >;
 
 export function longestFittingSeq(

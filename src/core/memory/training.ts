@@ -516,13 +516,13 @@ function inBackwardStep(s: Setup, h: Holdings): number {
  * Tokens in one chunk of an engine's fused loss (null when its loss is not fused): as many as keep the
  * chunk's fp32 logits within the engine's cap, all of them when they fit (unsloth_zoo get_chunk_size).
  */
-/** The engine compiles its upcast loss with the model (loss.compiledWithModel): no fp32 logits tensor exists. */
+/** The engine compiles its upcast loss (with the model, or alone: ctx.lossCompiledAlone): no fp32 logits tensor exists. */
 export function compiledUpcastLoss(s: Setup): boolean {
   const { o, fw } = s;
   return (
     fw.loss.upcast &&
     fw.loss.compiledWithModel === true &&
-    o.compile &&
+    (o.compile || s.ctx.lossCompiledAlone === true) &&
     s.vocabShards === 1 &&
     s.ctx.eagerLoss !== true
   );

@@ -142,6 +142,14 @@ export interface EstimateContext {
    */
   eagerLoss?: boolean;
   /**
+   * The engine build compiled its loss but not the model (torchtitan's `compile.components = ["loss"]`:
+   * build_cross_entropy_loss wraps the loss in torch.compile when "loss" is listed, parallelize applies the model's
+   * compile only when "model" is, components/loss.py and models/deepseek_v3/infra/parallelize.py @8a2686c4a): the
+   * engine profile's loss.compiledWithModel applies with --compile off. No flag sets it; `validate` does for rows of
+   * such builds (their `loss_compile: "alone"`).
+   */
+  lossCompiledAlone?: boolean;
+  /**
    * The run stepped torch AdamW with its foreach default where the engine profile's optimizer is fused
    * (FrameworkProfile.adamImpl): the step holds `_foreach_sqrt(exp_avg_sqs)`, a copy of v over the parameter group.
    * No flag sets it; `validate` does for rows of such runs (their `adam_impl: "foreach"`).
