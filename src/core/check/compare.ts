@@ -77,13 +77,13 @@ import type { RunPlan } from '../../schema/measured.js';
  *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X at 256 in
  *   flight +88%, DeepSeek-V3-0324 FP8 on 8 H20 +58%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token
  *   prompts (-48%).
- * - rl: 54 rows, p90 0.379 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +37.9%). The five above it: the HF cookbook's
+ * - rl: 56 rows, p90 0.379 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +37.9%). The five above it: the HF cookbook's
  *   GRPO notebook, Qwen2-0.5B LoRA with transformers generate at 32 completions a micro-batch on a Colab A100 (+39.1%),
  *   thegenaiexplorer/NLP's Unsloth GRPO of Llama-3.2-1B with Unsloth's own generate on an A10 (-46.5%), the
  *   amirhoseinnaderali-pixel DPO strategy sweep's FSDP step, TinyLlama LoRA on two Kaggle T4s (+48.9%), jsboige/CoursIA's
  *   GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations (+80.3%) and the DPO sweep's ZeRO-3 step with parameters
  *   offloaded (+103.5%); below it Hands-On LLMs' TinyLlama QLoRA DPO on a T4 (-34.5%). 0.36 at 50 rows (p90 0.345) before
- *   four GRPO rows from new sources (docs/time-model.md "GRPO runs with logged lengths from four new sources").
+ *   six GRPO rows from new sources (docs/time-model.md "GRPO runs with logged lengths from six new sources").
  * Time to first token has no calibration rows: it takes the serving band.
  */
 export const TIME_UNCERTAINTY = { training: 0.34, decode: 0.22, serving: 0.49, rl: 0.38 } as const;
