@@ -3352,7 +3352,8 @@ describe('time model on context-parallel long-sequence rows and a torchtitan iss
 // NEWRL21_ROW: six GRPO optimizer steps with their logged completion lengths, from sources new to the set, scored before
 // any model change (no model change followed): TRL 1.5.0.dev0's GRPOTrainer with TRL's vllm-serve on the second of two
 // A10G (Qwen3-4B LoRA, 8 completions a step) -6.0%; Unsloth with vLLM colocated on a T4, Qwen2.5-3B QLoRA r 128 (two
-// prompts of 8 short completions) +0.5% and Llama-3.2-1B QLoRA (TRL's per-micro-batch generation) +8.8%; on a 32 GB
+// prompts of 8 short completions) +0.5% and Llama-3.2-1B QLoRA (TRL's per-micro-batch generation) +8.8% (-4.2% with its
+// build's bitsandbytes tree dequantization, bnb_dequant, set after the first score); on a 32 GB
 // RTX 4080 SUPER, Qwen3-4B-Base 16-bit LoRA with 961-token completions +5.3%; on an RTX 4090, Llama-3.1-8B QLoRA -25.5%
 // (too slow, as Unsloth's other GeForce GRPO rows read: docs/time-model.md "GRPO runs with logged lengths from six new
 // sources"); Unsloth's own generate of Llama-3.2-1B on an A10 -46.5% (too slow: FastLlamaModel's patched generate
