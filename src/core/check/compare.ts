@@ -81,15 +81,16 @@ import type { RunPlan } from '../../schema/measured.js';
  *   the MoE rows run on the engines' default fused_moe tiles or on ROCm (SGLang's MiniMax-M2.7 FP8 on MI300X at 256 in
  *   flight +88%, DeepSeek-V3-0324 FP8 on 8 H20 +58%) and a bf16 Mistral 24B on one B200 at 64 in flight of 300-token
  *   prompts (-48%).
- * - rl: 50 rows, p90 0.359 (Hands-On LLMs' TinyLlama QLoRA DPO on a T4, -35.9%). The five above it: Unsloth's FP8 GRPO
- *   of Llama-3.2-1B on an L4 (+37.9%), the HF cookbook's GRPO notebook, Qwen2-0.5B LoRA with transformers generate at 32
- *   completions a micro-batch on a Colab A100 (+39.1%), the amirhoseinnaderali-pixel DPO strategy sweep's FSDP step,
- *   TinyLlama LoRA on two Kaggle T4s (+48.9%), the same sweep's ZeRO-3 step with parameters offloaded (+103.5%) and
- *   jsboige/CoursIA's GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations (+78.9%); below it WYR186/RLVR's
- *   full-parameter Qwen2.5-0.5B run (+32.3%).
+ * - rl: 56 rows, p90 0.379 (Unsloth's FP8 GRPO of Llama-3.2-1B on an L4, +37.9%). The five above it: the HF cookbook's
+ *   GRPO notebook, Qwen2-0.5B LoRA with transformers generate at 32 completions a micro-batch on a Colab A100 (+39.1%),
+ *   thegenaiexplorer/NLP's Unsloth GRPO of Llama-3.2-1B with Unsloth's own generate on an A10 (-46.5%), the
+ *   amirhoseinnaderali-pixel DPO strategy sweep's FSDP step, TinyLlama LoRA on two Kaggle T4s (+48.9%), jsboige/CoursIA's
+ *   GRPO probe of QLoRA Qwen3-14B on an RTX 4090 at 16 generations (+80.3%) and the DPO sweep's ZeRO-3 step with parameters
+ *   offloaded (+103.5%); below it Hands-On LLMs' TinyLlama QLoRA DPO on a T4 (-34.5%). 0.36 at 50 rows (p90 0.345) before
+ *   six GRPO rows from new sources (docs/time-model.md "GRPO runs with logged lengths from six new sources").
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.38, decode: 0.22, serving: 0.49, rl: 0.36 } as const;
+export const TIME_UNCERTAINTY = { training: 0.38, decode: 0.22, serving: 0.49, rl: 0.39 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
