@@ -80,7 +80,10 @@ export function publishedFormats(hfId: string | null): WeightDtype[] {
   const out: WeightDtype[] = [];
   for (const [base, list] of Object.entries(published()))
     for (const c of list)
-      if ((base.toLowerCase() === id || c.quantizedFrom?.toLowerCase() === id) && !out.includes(c.weights))
+      if (
+        (base.toLowerCase() === id || c.quantizedFrom?.toLowerCase() === id) &&
+        !out.includes(c.weights)
+      )
         out.push(c.weights);
   return out;
 }
