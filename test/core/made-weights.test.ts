@@ -46,7 +46,9 @@ describe('which weights are made', () => {
     expect(made('glm-4.5-air', 'bf16')).toBeNull();
     // Qwen's own Qwen2.5-Coder-7B-Instruct-GGUF, found under the alias the user names (not the base's lmstudio copy).
     expect(made('Qwen/Qwen2.5-Coder-7B-Instruct', 'q4_k_m')).toBeNull();
-    expect(made('Qwen/Qwen2.5-Coder-7B-Instruct', 'q5_k_m')).toMatchObject({ quantizer: 'llama-quantize' });
+    expect(made('Qwen/Qwen2.5-Coder-7B-Instruct', 'q5_k_m')).toMatchObject({
+      quantizer: 'llama-quantize',
+    });
   });
 
   it('an AWQ copy nobody publishes is made with llm-compressor, a GGUF with llama.cpp on the CPU', () => {
