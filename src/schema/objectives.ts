@@ -79,6 +79,15 @@ export interface ObjectiveProfile {
    * loss_type 'apo_zero_unpaired', which vramplan does not model.
    */
   klForward?: true;
+  /**
+   * The trainer calls the model without labels and takes its loss from `outputs.logits` itself (TRL v1.9.0
+   * trl/experimental/orpo/orpo_trainer.py L774-L780 and trl/experimental/cpo/cpo_trainer.py L817-L823,
+   * concatenated_forward; neither reads use_liger_kernel): Liger's patched forward skips the logits only when labels
+   * are passed (liger_kernel/transformers/model/llama.py L113-L115 `skip_logits = self.training and (labels is not
+   * None or shift_labels is not None)`, linkedin/Liger-Kernel@ead96b6), so no fused or chunked loss runs and the
+   * logits are whole.
+   */
+  readsLogits?: true;
 }
 
 const TRL = 'https://github.com/huggingface/trl/blob/v1.9.0/trl';
@@ -118,6 +127,7 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     why: 'a reference-free loss',
     defaultReference: 'none',
     rollout: false,
+    readsLogits: true,
   },
   simpo: {
     example: 'pair',
@@ -125,6 +135,7 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     why: 'a reference-free loss',
     defaultReference: 'none',
     rollout: false,
+    readsLogits: true,
   },
   grpo: {
     example: 'group',

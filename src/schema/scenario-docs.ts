@@ -120,7 +120,7 @@ export const SCENARIO_DOCS: Readonly<Record<string, string>> = {
 
   search: 'Axis values to search; an omitted axis searches every value that makes sense.',
   'search.weights':
-    'Weight formats to try: fp32, fp16, bf16, fp8, int8, nf4, fp4, int4, mxfp4, nvfp4 and the GGUF types q4_0, q4_k_m, q5_k_m, q6_k, q8_0 and the low-bit q2_k, q3_k_m, iq1_s, iq2_xxs, iq2_m, iq3_xxs, iq3_m (llama.cpp; q4_0 estimated, not launched; the low-bit types searched only where named).',
+    'Weight formats to try: fp32, fp16, bf16, fp8, int8, nf4, fp4, int4, mxfp4, nvfp4 and the GGUF types q4_0, q4_k_m, q5_k_m, q6_k, q8_0 and the low-bit q2_k, q3_k_m, iq1_s, iq2_xxs, iq2_m, iq3_xxs, iq3_m (llama.cpp; the low-bit types searched only where named, q4_0, q5_k_m and q6_k also where a published checkpoint holds them).',
   'search.optimizers': 'Optimizers to try.',
   'search.checkpointing': 'Activation checkpointing modes to try.',
   'search.attention': 'Attention kernels to try.',

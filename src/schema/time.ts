@@ -383,6 +383,12 @@ export interface TimeOptions {
    */
   kbitFp32Stream?: boolean;
   /**
+   * The objective's trainer takes its loss from the model's whole logits (TRL's ORPO and CPO / SimPO: schema/objectives.ts
+   * readsLogits): Liger's fused linear cross-entropy does not run, its other kernels do (EstimateContext.trainerReadsLogits).
+   * No flag sets it; the objective's time (time/objective.ts) does for those objectives.
+   */
+  trainerReadsLogits?: boolean;
+  /**
    * The k-bit run's LoRA adapters stayed fp32 as get_peft_model makes them (EstimateContext.kbitFp32Adapters): the
    * optimizer step and the offloaded gradients move them at 4 bytes where the engine's profile keeps them 16-bit
    * (core/memory/trainable-width.ts, the width memory counts). No flag sets it; `estimate` passes a `--from` reader's

@@ -44,6 +44,11 @@ describe('which weights are made', () => {
     expect(made('deepseek-v3', 'fp8')).toBeNull(); // ships block FP8
     expect(made('glm-4.5-air', 'fp8')).toBeNull(); // --quantization fp8 on the 16-bit repository
     expect(made('glm-4.5-air', 'bf16')).toBeNull();
+    // Qwen's own Qwen2.5-Coder-7B-Instruct-GGUF, found under the alias the user names (not the base's lmstudio copy).
+    expect(made('Qwen/Qwen2.5-Coder-7B-Instruct', 'q4_k_m')).toBeNull();
+    expect(made('Qwen/Qwen2.5-Coder-7B-Instruct', 'q5_k_m')).toMatchObject({
+      quantizer: 'llama-quantize',
+    });
   });
 
   it('an AWQ copy nobody publishes is made with llm-compressor, a GGUF with llama.cpp on the CPU', () => {
@@ -58,6 +63,33 @@ describe('which weights are made', () => {
 
   it('is not made when the scenario says the checkpoint exists', () => {
     expect(made('deepseek-v3', 'int4', { haveCheckpoints: ['int4'] })).toBeNull();
+  });
+});
+
+describe('a GGUF type a published checkpoint holds is searched beside the default ones', () => {
+  it("Gemma-3-12B on a 12 GB RTX 3060: Google's QAT Q4_0 GGUF, published, ahead of a Q4_K_M to make", () => {
+    const s = scenarioSchema.parse({
+      name: 'Gemma-3-12B on a 12 GB card',
+      model: 'gemma-3-12b-it',
+      job: { kind: 'inference', context: 8192, promptTokens: 2048, concurrency: 1 },
+      hardware: { owned: [{ gpu: 'rtx-3060-12gb', count: 1 }], counts: { min: 1, max: 1 } },
+      rank: 'time',
+    });
+    const plans = plan({ ...planInputOf('gemma.yaml', s), top: 40 }).plans;
+    // catalogs/checkpoints.json: google/gemma-3-12b-it-qat-q4_0-gguf (q4_0), no published Q4_K_M of it.
+    expect(plans[0]!.choices.weights).toBe('q4_0');
+    expect(plans[0]!.choices.engine).toBe('llama.cpp');
+    expect(plans[0]!.choices.weightsToMake).toBeUndefined();
+    expect(plans.some((p) => p.choices.weights === 'q4_k_m')).toBe(true);
+  });
+
+  it('a model without a published Q4_0 is not searched in it', () => {
+    const s = scenarioSchema.parse({ ...serve('llama-3.1-8b'), search: {} });
+    expect(
+      plan({ ...planInputOf('l.yaml', s), top: 400 }).plans.some(
+        (p) => p.choices.weights === 'q4_0',
+      ),
+    ).toBe(false);
   });
 });
 

@@ -272,6 +272,19 @@ describe('every TRL objective launches on the HF engines and reads back', () => 
     expect(
       refuse({ method: 'lora', objective: 'dpo', reference: 'precomputed', liger: true }),
     ).toMatch(/precompute_ref_log_probs/);
+    // kto_trainer.py v1.9.0: the Liger KTO loss refuses precomputed reference log-probs and an adapter on lm_head.
+    expect(
+      refuse({ method: 'lora', objective: 'kto', batch: 2, reference: 'precomputed', liger: true }),
+    ).toMatch(/KTOTrainer: the Liger KTO loss does not support precompute_ref_log_probs/);
+    expect(
+      refuse({
+        method: 'lora',
+        objective: 'kto',
+        batch: 2,
+        liger: true,
+        'lora-targets': 'q,k,v,o,gate,up,down,lm_head',
+      }),
+    ).toMatch(/KTOTrainer: use_liger_kernel is incompatible with a LoRA adapter on lm_head/);
     // torchtune writes LoRA DPO (lora_dpo_*); KTO's KL term needs two completions per micro-batch.
     expect(refuse({ method: 'lora', objective: 'dpo', framework: 'torchtune' })).toBeNull();
     expect(refuse({ method: 'lora', objective: 'kto', batch: 1 })).toMatch(

@@ -70,6 +70,37 @@ describe('preference objectives: memory by mechanism', () => {
     }
   });
 
+  it('ORPO and SimPO under Liger keep their whole logits: the trainers read outputs.logits, passing no labels', () => {
+    // TRL v1.9.0 experimental ORPOTrainer / CPOTrainer call model(...) without labels, and Liger's patched forward
+    // fuses the loss only when labels are passed: the logits are those of the run without Liger.
+    for (const objective of ['orpo', 'simpo']) {
+      const base = { method: 'lora', objective, seq: 2048, framework: 'hf-trainer' };
+      const liger = est({ ...base, liger: true });
+      const plain = est(base);
+      expect(liger.perGpu.breakdown.logits).toBe(plain.perGpu.breakdown.logits);
+      expect(liger.perGpu.breakdown.logits).toBeGreaterThan(GiB);
+      expect(est({ ...base, 'chunked-loss': true }).perGpu.breakdown.logits).toBe(
+        plain.perGpu.breakdown.logits,
+      );
+      // Liger's norm and SwiGLU kernels still run: fewer saved activations than without them.
+      expect(liger.perGpu.breakdown.activations).toBeLessThan(plain.perGpu.breakdown.activations);
+      // The step times the unfused loss: slower than the SFT step of the same rows under Liger's fused loss.
+      const sft = est({
+        method: 'lora',
+        seq: 2048,
+        batch: 2,
+        framework: 'hf-trainer',
+        liger: true,
+      });
+      expect(liger.time!.stepSeconds).toBeGreaterThan(sft.time!.stepSeconds);
+    }
+    // DPO's trainer runs Liger's fused DPO loss (dpo_trainer.py use_liger_kernel): no whole logits.
+    const dpo = { method: 'lora', objective: 'dpo', seq: 2048, framework: 'hf-trainer' };
+    expect(est({ ...dpo, liger: true }).perGpu.breakdown.logits).toBeLessThan(
+      est(dpo).perGpu.breakdown.logits / 4,
+    );
+  });
+
   it('SFT options and bytes are unchanged without --objective', () => {
     const a = est({ method: 'lora' });
     const b = est({ method: 'lora', objective: 'sft' });

@@ -86,24 +86,40 @@ export const LIGER_MODEL_TYPES: readonly string[] = [...PATCHED];
  *   LigerSiLUMulFunction.forward: ctx.save_for_backward(a, b));
  * - LigerRopeFunction rotates q and k in place and saves only cos/sin (ops/rope.py), as eager HF RoPE keeps
  *   nothing q-sized either: no change to the saved activations;
- * - the loss is LigerFusedLinearCrossEntropy (ligerLossBytes below), without the fp32 upcast.
+ * - the loss is LigerFusedLinearCrossEntropy (ligerLossBytes below), without the fp32 upcast, unless the trainer
+ *   takes its loss from the whole logits (`fusedLoss` false: EstimateContext.trainerReadsLogits), which keeps the
+ *   stack's own loss path.
  */
-function withLiger(fw: FrameworkProfile, fusedMlp: boolean): FrameworkProfile {
+function withLiger(fw: FrameworkProfile, fusedMlp: boolean, fusedLoss: boolean): FrameworkProfile {
   return {
     ...fw,
     eagerFp32RmsNorm: false,
     fusedSwiglu: fusedMlp || fw.fusedSwiglu,
-    loss: { ...fw.loss, upcast: false },
+    loss: fusedLoss ? { ...fw.loss, upcast: false } : fw.loss,
   };
 }
 
-const cache = new Map<FrameworkProfile, [FrameworkProfile, FrameworkProfile]>();
+const cache = new Map<FrameworkProfile, FrameworkProfile[]>();
 
-/** `fw` with Liger's kernels for `modelType` (made once per stack: the planner's hot loop allocates nothing). */
-export function ligerProfile(fw: FrameworkProfile, modelType: string): FrameworkProfile {
-  let pair = cache.get(fw);
-  if (!pair) cache.set(fw, (pair = [withLiger(fw, true), withLiger(fw, false)]));
-  return NO_FUSED_MLP.has(modelType) ? pair[1] : pair[0];
+/**
+ * `fw` with Liger's kernels for `modelType` (made once per stack: the planner's hot loop allocates nothing);
+ * `fusedLoss` false: its loss is not Liger's (the trainer reads the whole logits).
+ */
+export function ligerProfile(
+  fw: FrameworkProfile,
+  modelType: string,
+  fusedLoss = true,
+): FrameworkProfile {
+  let four = cache.get(fw);
+  if (!four)
+    cache.set(
+      fw,
+      (four = [true, false].flatMap((loss) => [
+        withLiger(fw, true, loss),
+        withLiger(fw, false, loss),
+      ])),
+    );
+  return four[(fusedLoss ? 0 : 2) + (NO_FUSED_MLP.has(modelType) ? 1 : 0)]!;
 }
 
 const nextPow2 = (n: number): number => 2 ** Math.ceil(Math.log2(Math.max(1, n)));

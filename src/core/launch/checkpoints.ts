@@ -71,6 +71,24 @@ function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
 }
 
 /**
+ * The weight formats of the published repositories of the model `hfId` (listed under it, or quantized from it:
+ * publishedRepo's two ways), in the catalog's order; [] for none.
+ */
+export function publishedFormats(hfId: string | null): WeightDtype[] {
+  if (hfId === null) return [];
+  const id = hfId.toLowerCase();
+  const out: WeightDtype[] = [];
+  for (const [base, list] of Object.entries(published()))
+    for (const c of list)
+      if (
+        (base.toLowerCase() === id || c.quantizedFrom?.toLowerCase() === id) &&
+        !out.includes(c.weights)
+      )
+        out.push(c.weights);
+  return out;
+}
+
+/**
  * The config override (JSON text, for vLLM's --hf-overrides and SGLang's --json-model-override-args) that
  * lets the published checkpoint `ref` serve `context` tokens where its config.json declares fewer: YaRN at the
  * least whole factor that reaches the context (the cards' own factors are whole: 2.0, 4.0), and

@@ -116,6 +116,8 @@ function trainerShape(p: EstimateOptions, o: EstimateOptions): EstimateOptions {
   // A pair trains chosen and rejected together: the batch doubles (schema/objectives.ts `example`).
   p.batch =
     o.objective && OBJECTIVE_PROFILES[o.objective].example === 'pair' ? 2 * o.batch : o.batch;
+  // A trainer that takes its loss from the whole logits (ObjectiveProfile.readsLogits) runs no chunked loss.
+  if (readsLogits(o)) p.chunkedLoss = false;
   p.gpus = trainingGpus(o);
   return p;
 }
@@ -564,5 +566,11 @@ function roundTo<T extends Record<string, number>>(b: T, total: number): T {
 export function preparedContext(o: EstimateOptions, ctx: EstimateContext): EstimateContext {
   const prepares =
     o.objective && FRAMEWORKS[o.framework].kbitPreparingObjectives?.includes(o.objective);
-  return prepares && !ctx.kbitNormsCastBack ? { ...ctx, kbitFp32Stream: true } : ctx;
+  const out = prepares && !ctx.kbitNormsCastBack ? { ...ctx, kbitFp32Stream: true } : ctx;
+  // Liger's fused loss does not run under a trainer that reads the whole logits (EstimateContext.trainerReadsLogits).
+  return readsLogits(o) ? { ...out, trainerReadsLogits: true } : out;
 }
+
+/** The objective's trainer takes its loss from the model's whole logits (ObjectiveProfile.readsLogits). */
+export const readsLogits = (o: EstimateOptions): boolean =>
+  o.objective !== undefined && OBJECTIVE_PROFILES[o.objective].readsLogits === true;

@@ -326,7 +326,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
   // --liger swaps in Liger's kernels where use_liger_kernel patches the model type (else it is a no-op).
   const liger = o.liger && ligerPatches(model.modelType);
   const fw = builtProfile(
-    liger ? ligerProfile(FRAMEWORKS[o.framework], model.modelType) : FRAMEWORKS[o.framework],
+    liger
+      ? ligerProfile(FRAMEWORKS[o.framework], model.modelType, ctx.trainerReadsLogits !== true)
+      : FRAMEWORKS[o.framework],
     ctx,
   );
   const loaded = loadedModel(model, fw);
@@ -467,7 +469,9 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     vocabShards: o.lossParallel ? tp : 1,
     // Final norm + loss (last stage only). Encoders are fine-tuned with a task head: no vocabulary logits.
     V: arch.kind === 'causal-lm' || arch.kind === 'encoder-decoder' ? arch.vocab : 0,
-    fusedLinearLoss: liger || (o.chunkedLoss && fw.loss.fusedLinear === true),
+    // A trainer that reads the whole logits (EstimateContext.trainerReadsLogits) runs no fused loss.
+    fusedLinearLoss:
+      (liger || (o.chunkedLoss && fw.loss.fusedLinear === true)) && ctx.trainerReadsLogits !== true,
   };
 }
 

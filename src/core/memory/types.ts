@@ -168,6 +168,12 @@ export interface EstimateContext {
    */
   kbitFp32Stream?: boolean;
   /**
+   * The objective's trainer takes its loss from the model's whole logits (ObjectiveProfile.readsLogits: TRL's ORPO
+   * and CPO / SimPO): Liger's fused linear cross-entropy does not run, its other kernels do. No flag sets it;
+   * memory/objective.ts preparedContext does for those objectives.
+   */
+  trainerReadsLogits?: boolean;
+  /**
    * A k-bit run whose loader ran PEFT's prepare_model_for_kbit_training (every non-quantized parameter to fp32) and
    * then cast the norms, embeddings and lm_head back to the compute dtype (axolotl 0.19.0 loaders/model.py
    * _configure_embedding_dtypes, _prepare_model_for_quantization): the residual stream stays 16-bit, the

@@ -7,6 +7,7 @@ import type { Arch } from '../model/arch.js';
 import { SEARCHED_OPTIMIZERS } from '../engines/optimizers.js';
 import {
   CHECKPOINTING,
+  isGguf,
   type Attention,
   type Checkpointing,
   type Method,
@@ -21,6 +22,7 @@ export function weightDtypes(
   allowed?: readonly WeightDtype[],
   native?: WeightDtype | null,
   fp4Cores = false,
+  published: readonly WeightDtype[] = [],
 ): { weights: WeightDtype; doubleQuant: boolean }[] {
   const defaults: Record<Method, WeightDtype[]> = {
     full: ['bf16', 'fp32'],
@@ -60,6 +62,11 @@ export function weightDtypes(
     (native === 'int4' && (w === 'fp8' || w === 'int8' || w === 'nvfp4'));
   // Serving on Blackwell (FP4 tensor cores): NVFP4 beside the rest (searchedMinCapability keeps it there).
   if (fp4Cores) defaults.inference.push('nvfp4');
+  // A GGUF type the model's publisher or a trusted quantizer releases (catalogs/checkpoints.json) beside the rest:
+  // Google's QAT Q4_0 of Gemma 3 (google/gemma-3-12b-it-qat-q4_0-gguf) is the file its llama.cpp users run, and
+  // neither it nor a published Q5_K_M / Q6_K is made first (plan/made-weights.ts).
+  for (const w of published)
+    if (isGguf(w) && !defaults.inference.includes(w)) defaults.inference.push(w);
   const base =
     allowed ??
     (method === 'inference' && native

@@ -1,5 +1,6 @@
 /** The model side's configurations: base configs (method, weights, optimizer...), variants and engines searched. */
-import type { Arch } from '../model/arch.js';
+import { modelRepo, type Arch } from '../model/arch.js';
+import { publishedFormats } from '../launch/checkpoints.js';
 import { ligerPatches } from '../kernels/liger.js';
 import { enginesNamed, ENGINE_PROFILES } from '../engines/engines.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
@@ -120,7 +121,13 @@ export function baseConfigs(
   fp8Cores = false,
   fit: LayerFitSpace | null = null,
 ): BaseConfig[] {
-  const out = baseConfigsAt(s, nativeWeights(arch), fp4Cores, arch.attentionSinks === true);
+  const out = baseConfigsAt(
+    s,
+    nativeWeights(arch),
+    fp4Cores,
+    arch.attentionSinks === true,
+    publishedFormats(modelRepo(arch)),
+  );
   // llama.cpp's -ngl and --n-cpu-moe: per configuration, the most layers on the GPU (the fewest layers' experts on
   // the host, every layer on the GPU) that fit each GPU memory searched (layer-fit.ts), after every plain one. GGUF
   // weights only: other dtypes would only add rows no engine runs. An fp8 KV cache rides along: llama.cpp writes it
@@ -247,6 +254,7 @@ function baseConfigsAt(
   native: WeightDtype | null,
   fp4Cores: boolean,
   sinks: boolean,
+  published: readonly WeightDtype[],
 ): BaseConfig[] {
   const job = s.job;
   const search = s.search;
@@ -254,7 +262,7 @@ function baseConfigsAt(
   const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
   for (const method of methods) {
     const d = defaultOptions(method);
-    for (const w of weightDtypes(method, search.weights, native, fp4Cores))
+    for (const w of weightDtypes(method, search.weights, native, fp4Cores, published))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention, sinks))

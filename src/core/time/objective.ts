@@ -31,7 +31,7 @@ import {
   type TimeResult,
   type TrainWork,
 } from './index.js';
-import { policyOptions, preparedContext } from '../memory/objective.js';
+import { policyOptions, preparedContext, readsLogits } from '../memory/objective.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { loneCompletionSteps, longestCompletion } from './completion-length.js';
 import { loraForwardOpsOf, loraStepTime } from './multi-lora.js';
@@ -120,13 +120,18 @@ export function policyWork(
   freeOf: ((p: EstimateOptions) => CountFreeWork) | null = null,
 ): PolicyWork {
   const p = policyTrainOptions(o, t);
+  const tp = trainerTimeOptions(o, t);
   return {
     options: p,
-    train: freeOf ? trainWork(m, p, t, undefined, undefined, freeOf(p)) : trainWork(m, p, t),
+    train: freeOf ? trainWork(m, p, tp, undefined, undefined, freeOf(p)) : trainWork(m, p, tp),
     steps: [],
     rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
 }
+
+/** `t` with the objective's trainer's loss path (TimeOptions.trainerReadsLogits, memory/objective.ts readsLogits). */
+const trainerTimeOptions = (o: EstimateOptions, t: TimeOptions): TimeOptions =>
+  readsLogits(o) && t.trainerReadsLogits !== true ? { ...t, trainerReadsLogits: true } : t;
 
 /**
  * The options the policy trains at (policyOptions), its sequence the padded one where the engine pads each process's
@@ -642,10 +647,11 @@ export function estimateObjectiveTime(
 ): TimeResult & { objectivePhases: ObjectivePhases } {
   const p = policyTrainOptions(o, t);
   // A trainer that prepares the k-bit model itself runs an fp32 residual stream (memory/objective.ts preparedContext).
+  const tr = trainerTimeOptions(o, t);
   const tk =
-    t.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
-      ? { ...t, kbitFp32Stream: true }
-      : t;
+    tr.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
+      ? { ...tr, kbitFp32Stream: true }
+      : tr;
   const train = estimateTime(arch, p, gpu, tk, undefined, pagedSpilled);
   const m = modelFacts(arch);
   const phases: ObjectivePhases = {

@@ -290,7 +290,8 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
   const fwdAttnFlops =
     4 * tokens * o.seq * (m.attnWidth / tp) * layersHere * (m.attnLayers / m.layers) * causalShare +
     (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
-  const fusedLoss = chunkedLossFuses(o) || compiled || w.liger;
+  const ligerLoss = w.liger && t.trainerReadsLogits !== true; // not under TimeOptions.trainerReadsLogits
+  const fusedLoss = chunkedLossFuses(o) || compiled || ligerLoss;
   const elem =
     tokens *
       layersHere *
@@ -324,7 +325,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
-    lossHeadGradBytes: ligerHeadGradBytes(m, o, w),
+    lossHeadGradBytes: ligerLoss ? ligerHeadGradBytes(m, o, w) : 0,
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +

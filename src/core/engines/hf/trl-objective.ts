@@ -130,11 +130,14 @@ export function trlObjectiveBlocker(x: LaunchPlan): string | null {
   if (o.checkpointing === 'offload' && !OFFLOADS_ACTIVATIONS.has(objective))
     return `TRL ${t.config} has no activation_offloading (v1.9.0): use gradient checkpointing`;
   const liger = o.liger || o.chunkedLoss;
-  // dpo_trainer.py __init__ (v1.9.0): "Liger DPO loss does not support precomputing reference log probabilities".
-  if (liger && objective === 'dpo' && o.reference === 'precomputed')
-    return 'TRL 1.9.0 DPOTrainer: the Liger DPO loss does not support precompute_ref_log_probs';
-  // dpo_trainer.py / grpo_trainer.py __init__: the fused loss reads lm_head.weight, so an adapter there is refused.
-  if (liger && (objective === 'dpo' || objective === 'grpo') && o.loraTargets.includes('lm_head'))
+  // dpo_trainer.py __init__ (v1.9.0): "Liger DPO loss does not support precomputing reference log probabilities";
+  // kto_trainer.py L828-L832 (v1.9.0): "Liger KTO loss does not support precomputing reference log probabilities".
+  if (liger && (objective === 'dpo' || objective === 'kto') && o.reference === 'precomputed')
+    return `TRL 1.9.0 ${t.cls}: the Liger ${objective.toUpperCase()} loss does not support precompute_ref_log_probs`;
+  // dpo_trainer.py / grpo_trainer.py __init__, kto_trainer.py L834-L846: the fused loss reads lm_head.weight, so an
+  // adapter there is refused.
+  const fusedHead = objective === 'dpo' || objective === 'grpo' || objective === 'kto';
+  if (liger && fusedHead && o.loraTargets.includes('lm_head'))
     return `TRL 1.9.0 ${t.cls}: use_liger_kernel is incompatible with a LoRA adapter on lm_head`;
   return null;
 }

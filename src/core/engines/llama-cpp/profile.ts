@@ -20,8 +20,19 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   // checkpoint that ships MXFP4 experts (gpt-oss; convert_hf_to_gguf.py GptOssModel.repack_mxfp4 writes them as
   // GGML_TYPE_MXFP4), searched only there (plan/candidates.ts offers MXFP4 where the checkpoint ships it).
   // The low-bit mixes (Q2_K ... IQ3_M, core/model/gguf-mix.ts) load in the same llama-server line; the planner offers
-  // them only where a scenario names them (plan/candidates.ts searches q4_k_m and q8_0).
-  baseWeights: ['fp16', 'bf16', 'q4_k_m', 'q5_k_m', 'q6_k', 'q8_0', 'mxfp4', ...LOW_BIT_GGUF],
+  // them only where a scenario names them (plan/candidates.ts searches q4_k_m and q8_0, and a GGUF type a published
+  // checkpoint holds). Q4_0 (block_q4_0, ggml/src/ggml-common.h) loads the same way: Google's QAT Gemma 3 GGUFs ship in it.
+  baseWeights: [
+    'fp16',
+    'bf16',
+    'q4_0',
+    'q4_k_m',
+    'q5_k_m',
+    'q6_k',
+    'q8_0',
+    'mxfp4',
+    ...LOW_BIT_GGUF,
+  ],
   attention: ['flash', 'sdpa'],
   defaults: [
     {

@@ -61,10 +61,10 @@ export const LLAMA_CPP_RUNS: EngineRuns = {
   // (block_nvfp4: 64 E2M1 values and four UE4M3 scales, 36 B, 4.5 bits a weight; ggml-org/llama.cpp@37b53fd4545847188fdad29e38ba57875efc8228
   // ggml/src/ggml-common.h), added by ggml-org/llama.cpp#19769 after the 25d5b0c5 this folder reads, which the
   // server-cuda image the launcher names tracks; its conversion keeps output and token embeddings BF16.
-  // GGML_TYPE_Q4_0 (block_q4_0: 32 weights, one fp16 scale, 18 B; ggml/src/ggml-common.h at 25d5b0c5): the type of
+  // GGML_TYPE_Q4_0 (block_q4_0: 32 weights, one fp16 scale, 18 B; ggml/src/ggml-common.h at 25d5b0c5), the type of
   // llama-bench's reference runs (ggml-org/llama.cpp#4167, ggml-org/llama.cpp#15131), with MMQ/MMVQ kernels like the
-  // k-quants (ggml/src/ggml-cuda/mmq.cu); estimated, not launched.
-  widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'q4_0', 'nvfp4'], tp: true },
+  // k-quants (ggml/src/ggml-cuda/mmq.cu), is in the profile (launched).
+  widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'nvfp4'], tp: true },
   refusal: weightsRefusal,
   sources: {
     methods: `${C}/tools/server/README.md`,
