@@ -358,7 +358,9 @@ function readFile(file: string): FromConfig {
   // one typo from a key that changes memory (estimating without it would be silently wrong).
   for (const key of m.unknown) {
     if (key.includes(':')) continue; // keys of the DeepSpeed file: DeepSpeed ignores what it does not know
-    const near = typoOf(key, m.memoryKeys);
+    // A memory key the mapping left unread in this config (a GRPO key in a PPO recipe) is not a typo of itself.
+    const typo = typoOf(key, m.memoryKeys);
+    const near = typo === key ? null : typo;
     const hint = near ? `; did you mean '${near}'?` : '';
     if (near || m.closedSchema)
       throw fail(
