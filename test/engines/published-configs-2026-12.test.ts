@@ -52,17 +52,26 @@ describe('published configurations of December 2026', () => {
       if (o.refusal !== null) expect(o.refusal.includes('\n'), o.id).toBe(false);
   });
 
-  it("the refusals are torchtune 0.6.1's: its configs of qwen3, a family it has no builder for", () => {
+  it("the refusals are torchtune 0.6.1's qwen3 configs and a context past Qwen3-8B's config with no override", () => {
     const refused = cases.filter((c) => c.expect === 'refused');
     expect(refused.map((c) => c.from)).toEqual([
       'torchtune/recipes/configs/qwen3/14B_to_8B_KD_lora_single_device.yaml',
       'torchtune/recipes/configs/qwen3/8B_qat_full.yaml',
       'torchtune/recipes/configs/qwen3/32B_lora.yaml',
+      'qwen-docs/qwen3-8b-vllm-readme-131k.sh',
+      'qwen-docs/qwen3-8b-sglang-readme-131k.sh',
     ]);
-    // The message names the model_type, the families the release builds and its models tree at the tag.
-    for (const c of refused)
+    // torchtune: the model_type, the families the release builds and its models tree at the tag.
+    for (const c of refused.slice(0, 3))
       expect(outcome(c.id).refusal).toMatch(
         /model_type 'qwen3'.*builds model_type llama, mistral, gemma, gemma2, phi3, qwen2, mllama.*tree\/v0\.6\.1\/torchtune\/models/,
       );
+    // The engines raise past the derived length unless the line overrides rope_scaling or sets their switch.
+    expect(outcome(refused[3]!.id).refusal).toMatch(
+      /got 131072; expected at most 40960.*VLLM_ALLOW_LONG_MAX_MODEL_LEN=1/,
+    );
+    expect(outcome(refused[4]!.id).refusal).toMatch(
+      /got 131072; expected at most 40960.*SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1/,
+    );
   });
 });

@@ -1,7 +1,8 @@
 // What the December 2026 published configurations (cases-2026-12.json) needed of the readers: torchtune's PPO recipe
 // and Phi-4 builder, a memory key a recipe leaves unread reported as unknown rather than as a typo of itself,
 // llama-server's `-hf <repo>` without a quant (its Q4_K_M file) and a GGUF repository read as the checkpoint it
-// converts, and axolotl's NousResearch mirror of Llama-3.2-1B.
+// converts, axolotl's NousResearch mirror of Llama-3.2-1B, and a serve line's rope_scaling override or long-context
+// switch.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import '../../src/core/engines/registry.js';
 import { mapTorchtune } from '../../src/core/engines/torchtune/from.js';
+import { archOfFrom } from '../../src/core/from/index.js';
+import { maxContext } from '../../src/core/model/structure.js';
 import { readFromConfig } from '../../src/io/from/read.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { PUBLISHED } from '../helpers/published-configs.js';
@@ -75,4 +78,42 @@ describe('llama-server -hf <GGUF repository>', () => {
 
 it("axolotl's NousResearch/Llama-3.2-1B is Llama-3.2-1B", () => {
   expect(resolveModel('NousResearch/Llama-3.2-1B').id).toBe('llama-3.2-1b');
+});
+
+describe("a serve line's context override (vLLM --rope-scaling / --hf-overrides, SGLang --json-model-override-args)", () => {
+  const qwen3 = resolveModel('qwen3-8b');
+  const at = (file: string) => {
+    const c = readFromConfig(join(PUBLISHED, file));
+    return { c, arch: archOfFrom(c, qwen3, c.flags.seq) };
+  };
+
+  it('raises the context to the rope-scaled length the merged config declares', () => {
+    for (const file of [
+      'qwen-docs/qwen3-8b-vllm-yarn-131k.sh',
+      'qwen-docs/qwen3-8b-sglang-yarn-131k.sh',
+    ]) {
+      const { c, arch } = at(file);
+      expect(c.context?.config?.rope_scaling, file).toMatchObject({ factor: 4 });
+      expect(maxContext(arch), file).toBe(131072);
+      expect(arch.maxPositions, file).toBe(qwen3.maxPositions);
+      expect(arch.assumptions?.[0], file).toMatch(/declares 131072 positions, past the 40960/);
+    }
+  });
+
+  it('keeps the config bound without an override, and lifts it where the engine switch is set', () => {
+    expect(maxContext(at('qwen-docs/qwen3-8b-vllm-readme-131k.sh').arch)).toBe(40960);
+    const dir = mkdtempSync(join(tmpdir(), 'vramplan-longer-'));
+    const file = join(dir, 'serve.sh');
+    writeFileSync(
+      file,
+      'VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 vllm serve Qwen/Qwen3-8B --max-model-len 65536\n',
+    );
+    const c = readFromConfig(file);
+    expect(c.context?.allowLonger).toBe('VLLM_ALLOW_LONG_MAX_MODEL_LEN=1');
+    const arch = archOfFrom(c, qwen3, c.flags.seq);
+    expect(maxContext(arch)).toBe(65536);
+    expect(arch.assumptions?.[0]).toMatch(
+      /VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: the engine runs 65536 positions/,
+    );
+  });
 });
