@@ -117,3 +117,23 @@ describe("a serve line's context override (vLLM --rope-scaling / --hf-overrides,
     );
   });
 });
+
+describe("TRL's command lines (docs/source/clis.md, trl/scripts at v1.9.0) read as the trainer's config", () => {
+  it("`trl dpo ... --num_processes 4`: the DPO trainer from the subcommand, accelerate's processes as GPUs", () => {
+    const c = readFromConfig(join(PUBLISHED, 'trl-docs/clis-dpo-4proc.sh'));
+    expect(c.format).toBe('hf-args');
+    expect(c.model).toBe('Qwen/Qwen2.5-0.5B');
+    expect(c.flags.objective).toBe('dpo');
+    expect(c.flags.gpus).toBe(4);
+  });
+
+  it('`accelerate launch --config_file ... script.py`: the script names the trainer, the list flags are lists', () => {
+    const c = readFromConfig(join(PUBLISHED, 'trl-docs/grpo-vlm-zero3-colocate.sh'));
+    expect(c.flags.objective).toBe('grpo');
+    expect(c.flags.method).toBe('lora');
+    expect(c.flags['lora-targets']).toBe('q,v');
+    expect(c.warnings.join('\n')).toMatch(
+      /accelerate --config_file examples\/accelerate_configs\/deepspeed_zero3\.yaml: not read/,
+    );
+  });
+});

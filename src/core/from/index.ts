@@ -13,7 +13,7 @@ import {
 } from './common.js';
 import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
-import type { ConfigReader, ConfigSource, NamedDeepSpeed } from '../engines/def.js';
+import type { CommandConfig, ConfigReader, ConfigSource, NamedDeepSpeed } from '../engines/def.js';
 import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { Arch } from '../model/arch.js';
@@ -40,6 +40,15 @@ const readers = (): readonly ConfigReader[] =>
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   return readers().find((r) => r.detect(doc))?.format ?? null;
+}
+
+/** The first reader's command line in a shell script (ConfigReader.command), with its format; null when none. */
+export function commandConfigOf(text: string): (CommandConfig & { format: FromFormat }) | null {
+  for (const r of readers()) {
+    const c = r.command?.(text);
+    if (c) return { ...c, format: r.format };
+  }
+  return null;
 }
 
 /**
