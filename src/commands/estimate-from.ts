@@ -1,5 +1,5 @@
 /** `vramplan estimate --from <file>`: the config's settings, the command line's flags on top, then estimate. */
-import { checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
+import { archOfFrom, checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
 import { resolveModel } from '../io/load-model.js';
 import { UserError } from '../io/errors.js';
 import { FROM_EXIT, inFromConfig, readFromConfig } from '../io/from/read.js';
@@ -24,7 +24,7 @@ export async function runEstimateFrom(
       FROM_EXIT,
     );
   const flags = mergeFlags(config, cliFlags);
-  const arch = resolveModel(await onlineModel(spec));
+  const arch = archOfFrom(config, resolveModel(await onlineModel(spec)), flags.seq);
   checkpointWeightsInto(config, cliFlags, flags, arch);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;
   admitFromPool(config, cliFlags, flags, arch, gpu);

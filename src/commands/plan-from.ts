@@ -5,7 +5,7 @@
  * nothing does.
  */
 import { explainFit } from '../core/plan/index.js';
-import { checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
+import { archOfFrom, checkpointWeightsInto, formatName, mergeFlags } from '../core/from/index.js';
 import { assertEngineStructure } from '../core/engines/context.js';
 import { engineOf } from '../core/engines/engine.js';
 import { UserError } from '../io/errors.js';
@@ -46,7 +46,7 @@ export async function runPlanFrom(
   const cli: Record<string, unknown> = { gpu: opts.gpu };
   if (opts.gpus !== undefined) cli.gpus = opts.gpus;
   const flags = mergeFlags(config, cli);
-  const arch = resolveModel(await onlineModel(spec));
+  const arch = archOfFrom(config, resolveModel(await onlineModel(spec)), flags.seq);
   checkpointWeightsInto(config, cli, flags, arch);
   const gpu = findGpu(opts.gpu);
   admitFromPool(config, cli, flags, arch, gpu);

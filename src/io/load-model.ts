@@ -69,7 +69,7 @@ export function resolveModel(spec: string, opts: ResolveOptions = {}): Arch {
   }
   if (existsSync(spec))
     return statSync(spec).isDirectory() ? fromFolder(spec) : fromConfigFile(spec);
-  const tuned = tunedVariant(spec, dir);
+  const tuned = tunedVariant(spec, dir) ?? ggufConversion(spec, dir);
   if (tuned) return tuned;
   const hint = didYouMean(spec, catalogNames(dir));
   if (hint)
@@ -99,6 +99,28 @@ function tunedVariant(spec: string, dir: string): Arch | null {
     if (!entry || entry.hfId?.toLowerCase() !== base.toLowerCase()) continue;
     const arch = archOf(entry.config, { id: entry.id, hfId: key }, join(dir, `${entry.id}.json`));
     const note = `${key}: not in the catalog; estimated as its base model ${entry.hfId} (catalog entry ${entry.id}), as ${kind.toLowerCase() === 'chat' ? 'a chat' : 'an instruction'}-tuned upload keeps the base's architecture`;
+    return { ...arch, assumptions: [note, ...(arch.assumptions ?? [])] };
+  }
+  return null;
+}
+
+/**
+ * A GGUF repository (`ggml-org/gemma-3-4b-it-GGUF`, `unsloth/Qwen3-8B-GGUF`: `llama-server -hf`) estimated as the
+ * catalog entry it converts, found by the repository's name without `-GGUF`: convert_hf_to_gguf.py writes the
+ * Hugging Face checkpoint's architecture into the file (its hparams from config.json), and such a repository has no
+ * config.json of its own to fetch (https://github.com/ggml-org/llama.cpp/blob/25d5b0c53f9a146f3d7a99a18610d9d623b5041e/convert_hf_to_gguf.py).
+ * Null when no catalog name (id, Hugging Face id or alias, without its owner) is that name.
+ */
+function ggufConversion(spec: string, dir: string): Arch | null {
+  const m = /^[\w.-]+\/([\w.-]+)-GGUF$/i.exec(spec.trim());
+  if (!m) return null;
+  const name = m[1]!.toLowerCase();
+  for (const file of catalogFiles(dir)) {
+    const raw = readJson(join(dir, file));
+    if (!isObject(raw) || !namesOf(raw).some((n) => n.split('/').at(-1) === name)) continue;
+    const entry = readEntry(join(dir, file));
+    const arch = archOf(entry.config, { id: entry.id, hfId: entry.hfId }, join(dir, file));
+    const note = `${spec.trim()}: a GGUF conversion of ${m[1]}; estimated as catalog entry ${entry.id} (the GGUF keeps the checkpoint's architecture)`;
     return { ...arch, assumptions: [note, ...(arch.assumptions ?? [])] };
   }
   return null;

@@ -10,7 +10,7 @@ import '../../src/core/engines/registry.js';
 import { runEstimate } from '../../src/commands/estimate-run.js';
 import { admitFromPool } from '../../src/commands/from-pool.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
+import { archOfFrom, checkpointWeightsInto, mergeFlags } from '../../src/core/from/index.js';
 import { inFromConfig, readFromConfig } from '../../src/io/from/read.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import type { RawFlags } from '../../src/schema/flags.js';
@@ -109,7 +109,7 @@ function estimateJson(c: PublishedCase): string {
     const file = join(PUBLISHED, c.from);
     const config = readFromConfig(file);
     const flags = mergeFlags(config, cli);
-    const arch = resolveModel(c.model ?? config.model!);
+    const arch = archOfFrom(config, resolveModel(c.model ?? config.model!), flags.seq);
     checkpointWeightsInto(config, cli, flags, arch);
     // The batch the server runs at once on the GPU, as `estimate --from` takes it (commands/from-pool.ts).
     if (typeof flags.gpu === 'string') admitFromPool(config, cli, flags, arch, findGpu(flags.gpu));

@@ -61,6 +61,20 @@ export interface ConfigReader {
   source?: ConfigSource;
   /** The DeepSpeed config a file of this format names (absent: it names none). */
   deepspeed?: NamedDeepSpeed;
+  /**
+   * A shell script holding the tool's own command line (`trl dpo --model_name_or_path ...`): its arguments as this
+   * format's document, the path-like name `map` reads the trainer from, the processes it starts; null when none.
+   */
+  command?: (text: string) => CommandConfig | null;
+}
+
+/** A config given as a command line's arguments (ConfigReader.command). */
+export interface CommandConfig {
+  doc: Record<string, unknown>;
+  /** Passed to `map` as the file (a trainer named by the script or subcommand). */
+  trainerPath: string;
+  gpus?: number;
+  notes: string[];
 }
 
 /** A config format of its own text (torchtitan's Python recipe): a file named `*<extension>` is parsed by `parse`. */

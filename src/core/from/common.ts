@@ -30,6 +30,19 @@ export interface ServeCommand {
 /** Contract flag (kebab-case, as `vramplan estimate` takes it) → value. */
 export type FromFlags = Record<string, string | number | boolean>;
 
+/**
+ * What a serve line sets about the model's context beyond --max-model-len / --context-length: config.json keys it
+ * merges before the engine derives its length (vLLM --hf-overrides, SGLang --json-model-override-args: rope_scaling,
+ * max_position_embeddings), and the environment switch that lets the engine run past that length (from/index.ts
+ * archOfFrom).
+ */
+export interface ContextOverride {
+  /** The merged keys that bound the context: rope_scaling and max_position_embeddings, as given. */
+  config?: Record<string, unknown>;
+  /** `VAR=1` on the line that lets the engine run a longer context than it derives, as written. */
+  allowLonger?: string;
+}
+
 export interface FromMapping {
   format: FromFormat;
   /** The model the config names (Hub id or path), or null when it names none. */
@@ -58,6 +71,8 @@ export interface FromMapping {
   checkpointWeights?: boolean;
   /** A serve line's running-request cap, which the pool's admission bounds (from/pool-batch.ts). */
   poolAdmission?: PoolAdmission;
+  /** The context the serve line gives the model beyond its config (from/index.ts archOfFrom). */
+  context?: ContextOverride;
   /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
   build?: {
     kbitNormsCastBack?: boolean;
@@ -374,6 +389,7 @@ export interface PoolAdmission {
 export interface ServeReading {
   flags: FromFlags;
   poolAdmission?: PoolAdmission;
+  context?: ContextOverride;
   gpus: number;
   model: string | null;
   warnings: string[];

@@ -13,11 +13,13 @@ import {
 } from './common.js';
 import { mapServeConfig } from './serve-map.js';
 import { isSkyTask, mapSkyPilot } from './skypilot.js';
-import type { ConfigReader, ConfigSource, NamedDeepSpeed } from '../engines/def.js';
+import type { CommandConfig, ConfigReader, ConfigSource, NamedDeepSpeed } from '../engines/def.js';
 import { FRAMEWORKS, configReaders, serveReaders } from '../engines/store.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { Arch } from '../model/arch.js';
+import { ropeScaledPositions } from '../model/hf-config.js';
 import { nativeWeights } from '../model/native-weights.js';
+import { maxContext } from '../model/structure.js';
 
 export { FromError };
 export type { DeepSpeedMapping, FromFlags, FromFormat, FromMapping, UpstreamKeys };
@@ -38,6 +40,15 @@ const readers = (): readonly ConfigReader[] =>
 /** The tool a parsed config belongs to, from the keys only that tool uses; null when none matches. */
 export function detectFormat(doc: Record<string, unknown>): FromFormat | null {
   return readers().find((r) => r.detect(doc))?.format ?? null;
+}
+
+/** The first reader's command line in a shell script (ConfigReader.command), with its format; null when none. */
+export function commandConfigOf(text: string): (CommandConfig & { format: FromFormat }) | null {
+  for (const r of readers()) {
+    const c = r.command?.(text);
+    if (c) return { ...c, format: r.format };
+  }
+  return null;
 }
 
 /**
@@ -131,6 +142,38 @@ export function checkpointWeightsInto(
     return;
   const native = nativeWeights(arch);
   if (native) flags.weights = native;
+}
+
+/**
+ * The model as the serve line runs it (FromMapping.context): the context its config override declares (rope_scaling
+ * over the original positions, or max_position_embeddings: model/hf-config.ts ropeScaledPositions, as the engine
+ * derives its length from the merged config), and, where the line sets the engine's switch past that length, the
+ * `seq` it asks for. Positions only bound the context here; the weights are the config's own.
+ */
+export function archOfFrom(m: FromMapping, arch: Arch, seq: unknown): Arch {
+  const c = m.context;
+  if (!c) return arch;
+  const notes: string[] = [];
+  let out = arch;
+  if (c.config) {
+    const p = c.config.max_position_embeddings;
+    const positions =
+      typeof p === 'number' && Number.isSafeInteger(p) && p > 0 ? p : arch.maxPositions;
+    const declared = Math.max(positions, ropeScaledPositions(c.config, positions));
+    if (declared > maxContext(arch)) {
+      out = { ...out, ropeScaledPositions: declared };
+      notes.push(
+        `the serve line's config override (${Object.keys(c.config).join(', ')}) declares ${declared} positions, past the ${maxContext(arch)} of ${arch.id}'s config`,
+      );
+    }
+  }
+  if (c.allowLonger && typeof seq === 'number' && seq > maxContext(out)) {
+    notes.push(
+      `${c.allowLonger}: the engine runs ${seq} positions, past the ${maxContext(out)} the config declares (untrained there)`,
+    );
+    out = { ...out, ropeScaledPositions: seq };
+  }
+  return notes.length > 0 ? { ...out, assumptions: [...notes, ...(out.assumptions ?? [])] } : out;
 }
 
 export function mergeFlags(

@@ -161,7 +161,8 @@ function serverStart(words: readonly string[], i: number): [ServeEngine, number]
 }
 
 /** Lines of a shell text with `\`-newline continuations joined. */
-const logicalLines = (text: string): string[] => text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
+export const logicalLines = (text: string): string[] =>
+  text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
 
 /** The server commands of a shell text (serve.sh or a pasted command line), with its variables resolved. */
 export function parseServeScript(text: string): ServeScript {

@@ -222,6 +222,7 @@ export function replicaMapping(
     memoryKeys,
     checkpointWeights: flags.weights === undefined,
     ...(first!.poolAdmission ? { poolAdmission: first!.poolAdmission } : {}),
+    ...(first!.context ? { context: first!.context } : {}),
   };
 }
 
@@ -238,10 +239,12 @@ export function servedReading(
     ref: string | null;
     warnings: string[];
     poolAdmission?: ServeReading['poolAdmission'];
+    context?: ServeReading['context'];
   },
 ): ServeReading {
   return {
     ...(r.poolAdmission ? { poolAdmission: r.poolAdmission } : {}),
+    ...(r.context ? { context: r.context } : {}),
     flags: r.flags,
     gpus: r.gpus,
     model: servedModel(r.ref),
@@ -281,4 +284,41 @@ export function prefixCacheFlag(
     warnings.push(
       `${written}: the share of each prompt found in the cache depends on the requests; estimated with none (give --prefix-cache F)`,
     );
+}
+
+/** The config.json keys an override may set that bound the context (transformers rope_scaling; the positions). */
+const CONTEXT_KEYS = ['rope_scaling', 'max_position_embeddings'] as const;
+
+/**
+ * A serve line's context override: the rope_scaling and max_position_embeddings of the JSON it merges into the
+ * model's config (`flag`), and `envVar`=1 (or true) among its environment words, which lets the engine run past the
+ * length it derives. Undefined when the line sets neither.
+ */
+export function contextOverrideOf(
+  json: string | undefined,
+  flag: string,
+  env: Readonly<Record<string, string>>,
+  envVar: string,
+  warnings: string[],
+): FromMapping['context'] {
+  const out: NonNullable<FromMapping['context']> = {};
+  if (json !== undefined) {
+    let doc: unknown = null;
+    try {
+      doc = JSON.parse(json);
+    } catch {
+      warnings.push(`${flag}: not JSON; estimated with the model's own config`);
+    }
+    if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+      const d = doc as Record<string, unknown>;
+      const picked = Object.fromEntries(CONTEXT_KEYS.filter((k) => k in d).map((k) => [k, d[k]]));
+      if (Object.keys(picked).length > 0) out.config = picked;
+      const rest = Object.keys(d).filter((k) => !(CONTEXT_KEYS as readonly string[]).includes(k));
+      if (rest.length > 0)
+        warnings.push(`${flag}: ${rest.join(', ')} not modelled (the config is read without them)`);
+    }
+  }
+  const v = env[envVar];
+  if (v !== undefined && /^(1|true)$/i.test(v)) out.allowLonger = `${envVar}=${v}`;
+  return out.config || out.allowLonger ? out : undefined;
 }

@@ -124,7 +124,7 @@ function compressedTensors(q: Fields, skipped: string[]): CheckpointQuant {
  * yarn, longrope, llama3 scale the positions by `factor` from original_max_position_embeddings, or from
  * max_position_embeddings when no original is given); never less than max_position_embeddings.
  */
-function ropeScaledPositions(config: Json, maxPositions: number): number {
+export function ropeScaledPositions(config: Json, maxPositions: number): number {
   const r = config.rope_scaling;
   if (!isObject(r)) return maxPositions;
   const kind = r.rope_type ?? r.type;

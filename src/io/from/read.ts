@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import {
   FromError,
   type FromMapping,
+  commandConfigOf,
   describeFormats,
   detectFormat,
   formatName,
@@ -329,7 +330,17 @@ function readFile(file: string): FromConfig {
     throw fail(
       `${file}: cannot tell which tool this config is for (keys: ${Object.keys(doc).slice(0, 6).join(', ')}); expected one of: ${describeFormats()}`,
     );
-  let m = mapped(file, () => mapConfig(doc, format, file, upstreamKeys));
+  return readDoc(file, doc, format, file);
+}
+
+/** One parsed document of `format` mapped (the DeepSpeed JSON it names merged); `named`: the path its trainer is read from. */
+function readDoc(
+  file: string,
+  doc: Record<string, unknown>,
+  format: FromMapping['format'],
+  named: string,
+): FromConfig {
+  let m = mapped(file, () => mapConfig(doc, format, named, upstreamKeys));
   let deepspeedFile: string | null = null;
   if (m.deepspeedRef !== null) {
     const ref = m.deepspeedRef;
@@ -358,7 +369,9 @@ function readFile(file: string): FromConfig {
   // one typo from a key that changes memory (estimating without it would be silently wrong).
   for (const key of m.unknown) {
     if (key.includes(':')) continue; // keys of the DeepSpeed file: DeepSpeed ignores what it does not know
-    const near = typoOf(key, m.memoryKeys);
+    // A memory key the mapping left unread in this config (a GRPO key in a PPO recipe) is not a typo of itself.
+    const typo = typoOf(key, m.memoryKeys);
+    const near = typo === key ? null : typo;
     const hint = near ? `; did you mean '${near}'?` : '';
     if (near || m.closedSchema)
       throw fail(
@@ -378,6 +391,13 @@ function readFile(file: string): FromConfig {
  */
 function readServeScript(file: string, text: string): FromConfig {
   const script = mapped(file, () => parseServeScript(text));
+  // No server: a training tool's own command line (`trl dpo --model_name_or_path ...`), read as its config.
+  const command = script.commands.length === 0 ? commandConfigOf(text) : null;
+  if (command) {
+    const c = readDoc(file, command.doc, command.format, command.trainerPath);
+    const flags = command.gpus === undefined ? c.flags : { ...c.flags, gpus: command.gpus };
+    return { ...c, flags, warnings: [...command.notes, ...c.warnings] };
+  }
   script.commands = script.commands.map((c) => {
     const ref = configRefOf(c);
     if (ref === null) return c;

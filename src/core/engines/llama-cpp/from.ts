@@ -307,7 +307,14 @@ export function readLlamaServerCommand(
     warnings.push(nearest.note);
   } else if (ref && /f16|fp16/i.test(ref)) flags.weights = 'fp16';
   else if (ref && /bf16/i.test(ref)) flags.weights = 'bf16';
-  else
+  else if (hf !== undefined && !hf.includes(':')) {
+    // -hf <user>/<model> without :quant loads the repository's Q4_K_M file, else its first GGUF (tools/server/README.md
+    // -hf at 25d5b0c5: "quant is optional, case-insensitive, default to Q4_K_M").
+    flags.weights = 'q4_k_m';
+    warnings.push(
+      "-hf without :quant: llama-server loads the repository's Q4_K_M GGUF (or its first file where it has none); estimated as q4_k_m",
+    );
+  } else
     warnings.push(
       'the GGUF type is not in the file name: estimated as --weights (give q4_k_m, q8_0, ...)',
     );

@@ -18,6 +18,7 @@ import {
 } from '../../from/serve-line.js';
 import {
   ArgValues,
+  contextOverrideOf,
   prefixCacheFlag,
   servedReading,
   servedWeightsInto,
@@ -46,6 +47,8 @@ export const SGLANG_FROM_FLAGS: Record<string, FlagSpec> = {
   'speculative-eagle-topk': v('--speculative-eagle-topk'),
   'speculative-num-draft-tokens': v('--speculative-num-draft-tokens'),
   'context-length': v('--context-length'),
+  // ModelConfig json_model_override_args: JSON merged into the HF config before the context is derived.
+  'json-model-override-args': v('--json-model-override-args'),
   'max-running-requests': v('--max-running-requests'),
   'mem-fraction-static': v('--mem-fraction-static'),
   'kv-cache-dtype': v('--kv-cache-dtype'),
@@ -153,7 +156,23 @@ export function readSglangCommand(
   );
   // DP attention: one engine of --tp-size GPUs; otherwise --dp-size replicas of tp x pp.
   const gpus = dpa ? tpSize * pp : tp * pp * dp;
-  return servedReading(a, NO_EFFECT, { flags, gpus, ref, warnings, poolAdmission });
+  // sglang/srt/configs/model_config.py (0.5.23 wheel, lines 1291-1316): the context derives from the overridden
+  // config, and SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1 lets --context-length pass it.
+  const context = contextOverrideOf(
+    a.str('json-model-override-args'),
+    '--json-model-override-args',
+    c.env,
+    'SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN',
+    warnings,
+  );
+  return servedReading(a, NO_EFFECT, {
+    flags,
+    gpus,
+    ref,
+    warnings,
+    poolAdmission,
+    ...(context ? { context } : {}),
+  });
 }
 
 /**

@@ -10,7 +10,10 @@ export const TORCHTUNE_ARCHITECTURES: ArchitectureTable = {
   versions: '==0.6.1',
   source: 'https://github.com/pytorch/torchtune/tree/v0.6.1/torchtune/models',
   runs: TUNE_RUNS,
-  refuses: allBut(TUNE_RUNS, 'torchtune 0.6.1 has no model builder for it (torchtune/models/)'),
+  refuses: allBut(
+    TUNE_RUNS,
+    `torchtune 0.6.1 has no model builder for it (torchtune/models/ builds model_type ${TUNE_RUNS.join(', ')})`,
+  ),
 };
 
 /** The table as a `forbid` rule, made once (the planner asks per layout shape). */

@@ -92,6 +92,9 @@ const BUILDERS: Record<string, string> = {
   gemma2_9b: 'gemma-2-9b',
   gemma2_27b: 'gemma-2-27b',
   phi3_mini: 'phi-3-mini-4k-instruct',
+  // torchtune/models/phi4/_model_builders.py phi4_14b at v0.6.1: the phi3 component builder at Phi-4's shape
+  // (vocab 100,352, 40 layers, 40 heads, 10 KV heads, embed 5,120), the config microsoft/phi-4 publishes.
+  phi4_14b: 'phi-4',
   qwen2_5_0_5b: 'qwen2.5-0.5b',
   qwen2_5_1_5b: 'qwen2.5-1.5b',
   qwen2_5_3b: 'qwen2.5-3b',
@@ -234,6 +237,76 @@ function mapGrpo(
   );
 }
 
+// PPO recipe keys read into no flag: generation sampling, reward shaping, the step count and the three
+// checkpointers of the other models (ppo_full_finetune_single_device.py at v0.6.1 reads each from cfg).
+const PPO_OTHER_KEYS = [
+  'reward_and_value_model',
+  'ref_policy_checkpointer',
+  'value_checkpointer',
+  'reward_checkpointer',
+  'num_steps',
+  'enable_kv_cache',
+  'temperature',
+  'top_k',
+  'min_response_length',
+  'penalise_no_eos',
+  'reward_penalty',
+  'stop_token_ids',
+  'whiten_rewards',
+  'gamma',
+  'lmbda',
+  'kl_coeff',
+];
+
+/**
+ * The PPO recipe's keys (pytorch/torchtune@v0.6.1 recipes/ppo_full_finetune_single_device.py and
+ * recipes/configs/mistral/7B_full_ppo_low_memory.yaml): its loss (torchtune.rlhf.loss.PPOLoss) makes the
+ * objective; each step generates `batch_size` trajectories with the recipe's own KV-cache decoding
+ * (`forward_batch_size` at a time, up to `max_generated_tokens`), scores them with the reward and value model, then
+ * runs `ppo_epochs` passes over mini-batches of `ppo_batch_size`, each split into `gradient_accumulation_steps`
+ * micro-batches (ppo_batch_size // gradient_accumulation_steps sequences a backward).
+ */
+function mapPpo(
+  r: FieldReader,
+  loss: string | undefined,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  if (!loss || !/\.PPOLoss$/.test(loss)) return;
+  flags.objective = 'ppo';
+  flags.rollout = 'hf';
+  const accum = r.int('gradient_accumulation_steps') ?? 1;
+  const rollouts = r.int('batch_size');
+  const mini = r.int('ppo_batch_size') ?? rollouts;
+  if (mini !== undefined) {
+    if (mini % accum !== 0)
+      throw new FromError(
+        'ppo_batch_size',
+        mini,
+        `a multiple of gradient_accumulation_steps (${accum})`,
+      );
+    flags.batch = mini / accum;
+    if (rollouts !== undefined && rollouts !== mini)
+      warnings.push(
+        `batch_size ${rollouts} / ppo_batch_size ${mini}: estimated as one mini-batch of ${mini} trajectories per generation`,
+      );
+  }
+  const chunk = r.int('forward_batch_size');
+  if (chunk !== undefined)
+    warnings.push(
+      `forward_batch_size ${chunk}: the estimate generates and scores in chunks of 64 (the PPO model's rollout chunk)`,
+    );
+  const epochs = r.int('ppo_epochs');
+  if (epochs !== undefined && epochs !== 4)
+    warnings.push(
+      `ppo_epochs ${epochs}: the estimate times 4 optimisation epochs a generation batch (the PPO model's)`,
+    );
+  const longest = r.int('max_generated_tokens');
+  // generation/_generation.py generate at v0.6.1: the batch decodes to max_generated_tokens unless every row hits a stop token.
+  if (longest !== undefined) flags['completion-tokens'] = longest;
+  for (const k of PPO_OTHER_KEYS) r.used.add(k);
+}
+
 // Long on purpose: one mapping per torchtune recipe key, each line standing alone.
 export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   const r = new FieldReader(doc);
@@ -288,6 +361,7 @@ export function mapTorchtune(doc: Record<string, unknown>): FromMapping {
   // The DPO recipes' loss (torchtune.rlhf.loss.DPOLoss at v0.6.1): the objective; beta is not modelled.
   if (loss && /\.DPOLoss$/.test(loss)) flags.objective = 'dpo';
   mapGrpo(r, loss, flags, warnings);
+  mapPpo(r, loss, flags, warnings);
   const compile = r.raw('compile');
   if (compile === true || isRecord(compile)) flags.compile = true;
   if (r.bool('fsdp_cpu_offload')) {

@@ -21,6 +21,7 @@ import {
 } from './memory.js';
 import {
   ArgValues,
+  contextOverrideOf,
   prefixCacheFlag,
   servedReading,
   servedWeightsInto,
@@ -52,6 +53,10 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   'enable-prefix-caching': b('--enable-prefix-caching'),
   'cpu-offload-gb': v('--cpu-offload-gb'),
   'enforce-eager': b('--enforce-eager'),
+  // ModelConfig.hf_overrides: JSON merged into the HF config before the max length is derived (from/serve.ts).
+  'hf-overrides': v('--hf-overrides'),
+  // EngineArgs.rope_scaling at 99d7eb5d: merged into hf_overrides as rope_scaling.
+  'rope-scaling': v('--rope-scaling'),
   config: v('--config'),
   // No effect on per-GPU memory or time: the server's address, names, logging, tokenizer.
   port: v('--port'),
@@ -214,7 +219,36 @@ export function readVllmCommand(
     warnings,
     '--enable-prefix-caching',
   );
-  return servedReading(a, NO_EFFECT, { flags, gpus: tp * pp * dp, ref, warnings, poolAdmission });
+  const context = vllmContext(a, c, warnings);
+  return servedReading(a, NO_EFFECT, {
+    flags,
+    gpus: tp * pp * dp,
+    ref,
+    warnings,
+    poolAdmission,
+    ...(context ? { context } : {}),
+  });
+}
+
+/**
+ * The context a `vllm serve` line gives the model beyond its config: vllm/config/model.py _get_and_verify_max_len
+ * (0052a5b8) derives the length from the config --hf-overrides merges (--rope-scaling sets its rope_scaling), and
+ * VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 lets --max-model-len pass it.
+ */
+function vllmContext(a: ArgValues, c: ServeCommand, warnings: string[]): ServeReading['context'] {
+  const overrides = contextOverrideOf(
+    a.str('hf-overrides'),
+    '--hf-overrides',
+    c.env,
+    'VLLM_ALLOW_LONG_MAX_MODEL_LEN',
+    warnings,
+  );
+  const rope = a.str('rope-scaling');
+  const scaled =
+    rope === undefined
+      ? undefined
+      : contextOverrideOf(`{"rope_scaling":${rope}}`, '--rope-scaling', {}, '', warnings)?.config;
+  return scaled ? { ...overrides, config: { ...overrides?.config, ...scaled } } : overrides;
 }
 
 /** `--from` of vLLM server command lines. */

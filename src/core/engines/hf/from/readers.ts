@@ -3,6 +3,7 @@
  * LLaMA-Factory YAML, Accelerate YAML and DeepSpeed JSON. Each detects its tool by the keys only that tool uses;
  * `order` places it among every engine's readers (from/index.ts detectFormat).
  */
+import { trainCommandOf } from './trl-cli.js';
 import type { ConfigReader, NamedDeepSpeed } from '../../def.js';
 import { hasAny } from '../../../from/common.js';
 import { mapAccelerate } from './accelerate.js';
@@ -106,6 +107,7 @@ export const HF_TRAINER_READERS: readonly ConfigReader[] = [
     format: 'hf-args',
     name: 'Hugging Face TrainingArguments / TRL JSON',
     order: 110,
+    command: trainCommandOf,
     detect: (doc) =>
       hasAny(doc, [
         'per_device_train_batch_size',
