@@ -37,3 +37,33 @@ describe('Blackwell (compute capability 10.x) rates', () => {
     expect(rates('b200').mem).toBeCloseTo(7672e9 * MEM_EFF, -6);
   });
 });
+
+// Independent kernel benchmarks the modelled rates must not exceed (docs/time-model.md "Datacenter Blackwell's rates
+// against kernel benchmarks"): mamf-finder's best bf16 and FP8 matmuls (stas00/ml-engineering
+// compute/accelerator/README.md @744d01e), torch.mm at 4096^3-8192^3 (pytorch/ao#2427), CUB's stream (NVIDIA/cccl#7391).
+const MAMF: Record<string, { bf16: number; fp8: number }> = {
+  b200: { bf16: 1745.0, fp8: 3432.5 },
+  b300: { bf16: 1769.0, fp8: 3353.3 },
+  gb200: { bf16: 1822.0, fp8: 3615.6 },
+};
+
+describe('Datacenter Blackwell rates against kernel benchmarks', () => {
+  it.each(Object.entries(MAMF))(
+    '%s: GEMMs at or below mamf-finder, FP8 at twice the 16-bit rate',
+    (id, m) => {
+      const r = rates(id);
+      expect(r.gemm16 / 1e12).toBeLessThanOrEqual(m.bf16);
+      expect(r.gemm8).toBeUndefined();
+      expect((2 * r.gemm16) / 1e12).toBeLessThanOrEqual(m.fp8);
+    },
+  );
+
+  it('B200: bf16 GEMMs inside torch.mm at 4096^3-8192^3 over shapeFactor, HBM below CUB streaming', () => {
+    const r = rates('b200');
+    // 1.41 PFLOPS / 0.941 (4096^3) and 1.42 / 0.970 (8192^3): 1.498 and 1.464 PFLOPS at shape factor 1.
+    expect(r.gemm16 / 1e15).toBeGreaterThanOrEqual(1.42 / 0.97 - 0.01);
+    expect(r.gemm16 / 1e15).toBeLessThanOrEqual(1.41 / 0.941);
+    expect(r.mem / 1e12).toBeLessThanOrEqual(6.721);
+    expect(r.attn / 1e12).toBeLessThanOrEqual(345.8 + 1e-9);
+  });
+});
