@@ -3415,6 +3415,11 @@ describe("time model on torchtitan's MoE runs on 8 H100 and 8 B200", () => {
     const s = summarizeThroughput('training', moeprRows);
     expect(s.count).toBe(8);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.43);
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+});
+
 // NEWRL21_ROW: six GRPO optimizer steps with their logged completion lengths, from sources new to the set, scored before
 // any model change (no model change followed): TRL 1.5.0.dev0's GRPOTrainer with TRL's vllm-serve on the second of two
 // A10G (Qwen3-4B LoRA, 8 completions a step) -6.0%; Unsloth with vLLM colocated on a T4, Qwen2.5-3B QLoRA r 128 (two
