@@ -3,7 +3,8 @@
  * unslothai/unsloth@3869fbe1 (2026-04-15; unchanged at ad6bd780, which sets 2026.4.8). FastLlamaModel (Llama;
  * FastMistralModel and FastQwen2Model on the same layer: unsloth/models/loader.py lines 579-634, mistral.py
  * MistralForCausalLM_fast_forward, qwen2.py) replaces the model's `generate` with `unsloth_fast_generate`
- * (models/llama.py line 2735), and TRL's GRPO rollout without vLLM calls it inside `unsloth_unwrap_model_for_generation` (models/rl.py lines 187-210, `FastLanguageModel.for_inference`).
+ * (models/llama.py line 2735), and TRL's GRPO rollout without vLLM calls it inside
+ * `unsloth_unwrap_model_for_generation` (models/rl.py lines 187-210, `FastLanguageModel.for_inference`).
  * `CausalLM_fast_forward` sends every step with a KV cache to `LlamaModel_fast_forward_inference` (llama.py lines
  * 1305-1428), whose layer issues, at one token a row and more than one row (the kernel-launching ops, as
  * scripts/measure/generate_layer_host.py counts them; views and allocations left out):
