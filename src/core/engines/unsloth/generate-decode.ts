@@ -16,7 +16,10 @@
  *   *= cos, addcmul_) 10, the K and V writes into the preallocated cache 2, scaled_dot_product_attention with
  *   enable_gqa 1, the transposed output's reshape 1: 20;
  *   fast_swiglu_inference (lines 616-645): gate, up and down matmuls, silu_ and *= up: 5.
- * One row runs its attention as Q *= scale, two matmuls, a softmax and its copy in place of the SDPA call (4 more).
+ * One row runs its attention as Q *= scale, two matmuls, a softmax and its copy, and copies K and V out to the query
+ * heads, in place of the SDPA call and the output's reshape (5 more). Checked on CPU tensors by
+ * scripts/measure/unsloth_fast_decode_ops.py (calibration/measured/unsloth-fast-decode-ops-cpu.json: 45 at 4 rows,
+ * 50 at one, once CPU SDPA's math decomposition is read as the one kernel it is on a GPU).
  */
 import type { GenerateDecodeProfile } from '../../memory/eager-layer-profile.js';
 
