@@ -218,6 +218,12 @@ export interface TimeOptions {
    */
   unmergedAdapterOps?: number;
   /**
+   * The ops each 4-bit bitsandbytes linear issues at an eager decode step where the policy engine's own generate calls
+   * the dequantize kernels itself (FrameworkProfile.generateDecode), in place of bitsandbytes' module path
+   * (time/decode-host.ts `decodeHost`). Set by the objective's rollout (time/objective.ts), not by a flag.
+   */
+  bnb4DecodeOps?: number;
+  /**
    * Cast ops torch.autocast adds to each decode step of the trainer's own `generate` over fp32 weights (time/objective.ts
    * autocastDecodeOps; time/decode-host.ts `decodeHost`). Set by the objective's rollout, not by a flag.
    */

@@ -3428,7 +3428,8 @@ describe("time model on torchtitan's MoE runs on 8 H100 and 8 B200", () => {
 // RTX 4080 SUPER, Qwen3-4B-Base 16-bit LoRA with 961-token completions +5.3%; on an RTX 4090, Llama-3.1-8B QLoRA -25.5%
 // (too slow, as Unsloth's other GeForce GRPO rows read: docs/time-model.md "GRPO runs with logged lengths from six new
 // sources"); Unsloth's own generate of Llama-3.2-1B on an A10 -46.5% (too slow: FastLlamaModel's patched generate
-// decodes through Unsloth's LlamaModel_fast_forward_inference, not transformers' eager layers; "Known misses").
+// decodes through Unsloth's LlamaModel_fast_forward_inference, not transformers' eager layers), -4.4% once that layer's
+// ops, counted from its source, price the rollout (engines/unsloth/generate-decode.ts; "Unsloth's own generate decode").
 describe('time model on GRPO rows from six new sources', () => {
   const err = Object.fromEntries(newrl21Rows.map((r) => [r.id, r.error]));
   const first: Record<string, number> = {
@@ -3443,7 +3444,7 @@ describe('time model on GRPO rows from six new sources', () => {
     holdsOutOfSample(newrl21Rows, err, Object.keys(first).sort());
   });
 
-  it('four vLLM rollouts within 10%, the RTX 4090 row within 26%; no row further off than first scored', () => {
+  it('four vLLM rollouts within 10%, the RTX 4090 row within 26%, Unsloth generate within 6%; none further off', () => {
     for (const id of [
       'amitons13-grpo-llama3.2-1b-t4',
       'bsvaz-grpo-qwen2.5-3b-t4-r128',
@@ -3452,6 +3453,8 @@ describe('time model on GRPO rows from six new sources', () => {
     ])
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.1);
     expect(Math.abs(err['kevindic-grpo-llama3.1-8b-4090']!)).toBeLessThanOrEqual(0.26);
+    // Unsloth's own decode layer (engines/unsloth/generate-decode.ts): -46.5% -> -4.4%.
+    expect(Math.abs(err['genaiexplorer-grpo-llama3.2-1b-a10-hf']!)).toBeLessThanOrEqual(0.06);
     for (const [id, e] of Object.entries(first))
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
   });

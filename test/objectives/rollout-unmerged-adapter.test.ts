@@ -17,14 +17,16 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 import { timeOptionsFromFlags } from '../../src/schema/time.js';
 
-const arch = resolveModel('qwen2.5-0.5b');
+// Gemma 3: Unsloth runs it with transformers' generate under its PEFT rewrite (FastModel); its Llama, Mistral and Qwen2
+// rollouts decode through its own layer instead (unsloth-generate-decode.test.ts).
+const arch = resolveModel('google/gemma-3-1b-it');
 const h100 = findGpu('h100-sxm');
 // PEFT's Python beyond its ops at a decode step, in eager ops (scripts/peft-decode-host.py).
 const peftPython = PEFT_GENERATE_LINEAR.layers * OPS_PER_LAYER_EAGER - PEFT_GENERATE_LINEAR.kernels;
 
 // A small model on a fast card: the eager step is host-bound, so the adapter's ops show.
 const base: RawFlags = {
-  model: 'qwen2.5-0.5b',
+  model: 'google/gemma-3-1b-it',
   gpu: 'h100-sxm',
   compute: 'bf16',
   objective: 'grpo',

@@ -20,4 +20,25 @@ export interface EagerLayerProfile {
    * overlappedHostSeconds). Absent: the longer of the two.
    */
   forwardOnStepThread?: boolean;
+  /**
+   * Time: the engine's own decode step inside the trainer's generate, for the model types whose generate the engine
+   * replaces (time/objective.ts rolloutShapeOf): it runs each cached step through its own layer, which calls the
+   * linears' weights, adapters and 4-bit dequantize kernels directly, in place of transformers' layer, PEFT's
+   * lora.Linear.forward and bitsandbytes' Linear4bit. Absent: transformers' eager layer under PEFT and bitsandbytes.
+   */
+  generateDecode?: GenerateDecodeProfile;
+}
+
+/** A decode step's eager ops where the engine's own generate runs its layer (EagerLayerProfile.generateDecode). */
+export interface GenerateDecodeProfile {
+  /** The model_types it applies to. */
+  modelTypes: readonly string[];
+  /** Ops a decoder layer issues at one token a row, its linears' base matmuls and attention kernel included. */
+  layerOps: number;
+  /** Ops each biased linear adds (its bias add). */
+  biasOps: number;
+  /** Ops each adapted linear adds (the LoRA product folded into the base output), with no module call of its own. */
+  adapterOps: number;
+  /** Ops (kernel calls) each 4-bit linear adds to dequantize its weight. */
+  bnb4Ops: number;
 }

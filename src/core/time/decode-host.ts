@@ -389,14 +389,18 @@ export function decodeHost(
   const bnb4Op = compiled ? graphKernel : EAGER_DECODE_OP_SECONDS;
   // Eager, one token a call (batch 1) runs bitsandbytes' gemv_4bit, which adds each linear's bias in ops of its own
   // (a graph-captured engine adds the bias its own way).
+  // An engine's own generate that dequantizes 4-bit weights itself (TimeOptions.bnb4DecodeOps) adds its biases in its layer.
+  const own = compiled ? undefined : t.bnb4DecodeOps;
   const gemvBias =
-    o.batch === 1 && !compiled ? m.layers * m.biasedLinearsPerLayer * BNB4_GEMV_BIAS_OPS : 0;
+    o.batch === 1 && !compiled && own === undefined
+      ? m.layers * m.biasedLinearsPerLayer * BNB4_GEMV_BIAS_OPS
+      : 0;
   const bnb =
     q !== 'bnb'
       ? 0
       : o.weights === 'int8'
         ? linears * INT8_LINEAR_SECONDS
-        : (linears * bnb4Ops(o) + gemvBias) * bnb4Op;
+        : (linears * (own ?? bnb4Ops(o)) + gemvBias) * bnb4Op;
   // A build before the engine fused ops (TimeOptions.unfusedGraph): its own kernels per layer, each quantized linear
   // with its activation-quantizing kernel (engines/<engine>/memory.ts unfusedDecodeKernels).
   // A row split turns the matmul fusions off too ("TODO: add support for fusion for split buffers") and the graph's

@@ -42,6 +42,7 @@ import { autocastCastOps } from './autocast.js';
 import { builtAdapterBytes } from '../memory/trainable-width.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
+import type { GenerateDecodeProfile } from '../memory/eager-layer-profile.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -317,6 +318,8 @@ export interface RolloutShape {
   peft: number;
   /** Cast ops torch.autocast adds to each decode step of the trainer's generate (autocastDecodeOps), 0 otherwise. */
   autocast: number;
+  /** The policy engine's own decode layer where its generate replaces the model's (ownGenerateDecode), else null. */
+  own: GenerateDecodeProfile | null;
 }
 
 /** A rollout decode of shape `x` on the policy options `p`, with no step timed yet. */
@@ -363,7 +366,8 @@ function rolloutDecode(policy: PolicyWork, x: RolloutShape): RolloutDecode {
       y.seq === x.seq &&
       y.lora === x.lora &&
       y.peft === x.peft &&
-      y.autocast === x.autocast
+      y.autocast === x.autocast &&
+      y.own === x.own
     )
       return d;
   }
@@ -418,14 +422,19 @@ export function objectiveWork(
     generatesInTrainer(o.rollout)
       ? longestCompletion(completion, o.maxCompletionTokens, chunk)
       : completion;
+  const own = generatesInTrainer(o.rollout) ? ownGenerateDecode(p, m) : null;
   const rolloutShapeOf = (chunk: number): RolloutShape => ({
     weights: generatesInTrainer(o.rollout) || shared ? o.weights : floatCompute(o.compute),
     framework: ROLLOUT_FRAMEWORKS[o.rollout ?? 'vllm-colocate'],
     chunk,
     seq: prompt + Math.ceil(decoded(chunk) / 2),
     lora: shared && adapter,
-    peft: generatesInTrainer(o.rollout) && adapter ? trainerGenerateAdapterOps(p, t) : 0,
+    peft:
+      generatesInTrainer(o.rollout) && adapter
+        ? (own?.adapterOps ?? trainerGenerateAdapterOps(p, t))
+        : 0,
     autocast: generatesInTrainer(o.rollout) ? autocastDecodeOps(m, p) : 0,
+    own,
   });
   const rollout = grpo ? rolloutDecode(policy, rolloutShapeOf(shape.chunk)) : null;
   // vLLM's scheduler drops a finished request from the running batch, so the longest completion's last steps run
@@ -467,6 +476,17 @@ export function objectiveWork(
     tokensPerStep: (train.tokensPerStep * o.batch * o.seq) / (p.batch * p.seq),
     critic,
   };
+}
+
+/**
+ * The policy engine's own decode layer in the trainer's generate, where the engine replaces the model type's generate
+ * (FrameworkProfile.generateDecode: Unsloth's FastLlamaModel for Llama, Mistral and Qwen2): its layer's ops replace
+ * transformers' eager layer, its adapter ops PEFT's forward (no dropout, no autocast casts: the factors are cast once
+ * and kept) and its dequantize calls bitsandbytes' module path. Null otherwise.
+ */
+function ownGenerateDecode(p: EstimateOptions, m: ModelFacts): GenerateDecodeProfile | null {
+  const g = FRAMEWORKS[p.framework].generateDecode;
+  return g !== undefined && g.modelTypes.includes(m.modelType) ? g : null;
 }
 
 /**
@@ -622,12 +642,14 @@ function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuR
   const peft = ro.shape.peft;
   const e = ro.expertsOf;
   const cast = ro.shape.autocast;
+  const own = ro.shape.own;
   const tt =
-    peft > 0 || e || cast > 0
+    peft > 0 || e || cast > 0 || own
       ? {
           ...t,
           ...(peft > 0 ? { unmergedAdapterOps: peft } : {}),
           ...(cast > 0 ? { autocastDecodeOps: cast } : {}),
+          ...(own ? ownDecodeOptions(own, m) : {}),
         }
       : t;
   if (e) tt.expertsOf = e;
@@ -635,6 +657,16 @@ function decodeSeconds(ro: RolloutDecode, m: ModelFacts, t: TimeOptions, r: GpuR
   const lora = ro.lora ? (loraStepTime(m, ro.lora, r)?.seconds ?? 0) : 0;
   return { rates: r, prefill: d.prefillSeconds, step: d.stepSeconds, lora };
 }
+
+/** The time options of the engine's own decode layer (ownGenerateDecode): its ops a layer and a 4-bit linear's. */
+const ownDecodeOptions = (g: GenerateDecodeProfile, m: ModelFacts): Partial<TimeOptions> => ({
+  generateLayer: {
+    eagerOps: g.layerOps + m.biasedLinearsPerLayer * g.biasOps,
+    compiledCalls: 0,
+    cudagraphCalls: 0,
+  },
+  bnb4DecodeOps: g.bnb4Ops,
+});
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
 export function estimateObjectiveTime(

@@ -1,5 +1,6 @@
 /** What the unsloth engine really allocates: unsloth's memory profile (core/memory reads it). */
 import { UNSLOTH_GENERATE_LINEAR, UNSLOTH_LORA_PATH } from './lora-path.js';
+import { UNSLOTH_GENERATE_DECODE } from './generate-decode.js';
 import { TORCH_CONTEXT_MIB, type FrameworkProfile } from '../../memory/framework-profile.js';
 import { GiB } from '../../units.js';
 
@@ -136,4 +137,6 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // That rewrite keeps PEFT's adapter loop and the dropout's module call and adds its own guards (the base layer's
   // dtype check, torch.is_autocast_enabled()): its measured host time beyond those 4 ops, at every decode step.
   loraForwardHost: UNSLOTH_GENERATE_LINEAR,
+  // FastLlamaModel's own generate decode for Llama, Mistral and Qwen2 (generate-decode.ts).
+  generateDecode: UNSLOTH_GENERATE_DECODE,
 };
