@@ -90,7 +90,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   six GRPO rows from new sources (docs/time-model.md "GRPO runs with logged lengths from six new sources").
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.38, decode: 0.22, serving: 0.49, rl: 0.39 } as const;
+export const TIME_UNCERTAINTY = { training: 0.38, decode: 0.22, serving: 0.49, rl: 0.36 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
