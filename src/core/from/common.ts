@@ -58,8 +58,10 @@ export interface FromMapping {
   checkpointWeights?: boolean;
   /** A serve line's running-request cap, which the pool's admission bounds (from/pool-batch.ts). */
   poolAdmission?: PoolAdmission;
-  /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
+  /** How the tool's loader and trainer keep a k-bit model's parameters and run its loss (memory/types.ts EstimateContext). */
   build?: {
+    eagerLoss?: boolean;
+    lossCompiledAlone?: boolean;
     kbitNormsCastBack?: boolean;
     kbitFp32Adapters?: boolean;
     linearizedExperts?: boolean;
