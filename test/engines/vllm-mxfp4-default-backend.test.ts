@@ -27,11 +27,17 @@ describe("vLLM's default MXFP4 MoE backend by release", () => {
       for (const cc of [8.0, 8.6, 8.9]) expect(vllmMxfp4MoeDefault(v, cc)).toBe('marlin');
   });
 
-  it('says nothing where it was not read: before gpt-oss, preview tags, Blackwell', () => {
+  it('says nothing where it was not read: before gpt-oss, preview tags, 10.x, 12.x before 0.33.0', () => {
     expect(vllmMxfp4MoeDefault('0.10.0', 9.0)).toBeNull();
     expect(vllmMxfp4MoeDefault('0.10.1+gptoss', 9.0)).toBeNull();
     expect(vllmMxfp4MoeDefault('0.33.0', 10.0)).toBeNull();
-    expect(vllmMxfp4MoeDefault('0.33.0', 12.0)).toBeNull();
+    expect(vllmMxfp4MoeDefault('0.19.0', 12.0)).toBeNull();
+  });
+
+  it('Marlin on 12.x at 0.33.0 (TRITON behind BATCHED_MARLIN on the 120 family), no argument written', () => {
+    for (const cc of [12.0, 12.1]) expect(vllmMxfp4MoeDefault('0.33.0', cc)).toBe('marlin');
+    const o = { weights: 'mxfp4' } as Parameters<typeof mxfp4MoeBackendArgs>[0];
+    expect(mxfp4MoeBackendArgs(o, '12.0')).toEqual([]);
   });
 
   it('the launch names Marlin exactly where the pinned release would run another kernel below 10.0', () => {

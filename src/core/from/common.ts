@@ -73,8 +73,10 @@ export interface FromMapping {
   poolAdmission?: PoolAdmission;
   /** The context the serve line gives the model beyond its config (from/index.ts archOfFrom). */
   context?: ContextOverride;
-  /** How the tool's loader and trainer keep a k-bit model's parameters (memory/types.ts EstimateContext). */
+  /** How the tool's loader and trainer keep a k-bit model's parameters and run its loss (memory/types.ts EstimateContext). */
   build?: {
+    eagerLoss?: boolean;
+    lossCompiledAlone?: boolean;
     kbitNormsCastBack?: boolean;
     kbitFp32Adapters?: boolean;
     linearizedExperts?: boolean;

@@ -46,7 +46,8 @@ export const is4bit = (o: EstimateOptions): boolean => isFourBitFloat(o.weights)
 export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4 : 2e-5);
 
 /**
- * A preference objective's starting learning rate, or null for SFT and GRPO. Full: 1e-6, the default of TRL
+ * A preference objective's starting learning rate, or null for SFT, GRPO and ORPO (ORPO takes its engine's own ORPO
+ * recipe: engines/hf/trl-objective.ts TRL_ORPO_LR, the axolotl and Unsloth launchers). Full: 1e-6, the default of TRL
  * v1.9.0's DPOConfig, KTOConfig, ORPOConfig and CPOConfig ("Defaults to 1e-6 instead of 5e-5", dpo_config.py,
  * kto_config.py, experimental/orpo/orpo_config.py, experimental/cpo/cpo_config.py). Adapters: 5e-6, the LoRA
  * example of TRL v1.9.0 trl/scripts/dpo.py, the QLoRA DPO recipe of huggingface/alignment-handbook
@@ -54,7 +55,7 @@ export const learningRate = (o: EstimateOptions): number => (isAdapter(o) ? 2e-4
  * nb/Zephyr_(7B)-DPO.ipynb); TRL v1.9.0 docs/source/kto_trainer.md keeps KTO between 5e-7 and 5e-6.
  */
 export const preferenceLearningRate = (o: EstimateOptions): number | null =>
-  isPreference(o) ? (isAdapter(o) ? 5e-6 : 1e-6) : null;
+  isPreference(o) && o.objective !== 'orpo' ? (isAdapter(o) ? 5e-6 : 1e-6) : null;
 
 /** A preference objective (DPO, KTO, ORPO, SimPO): neither supervised nor generating while it trains. */
 const isPreference = (o: EstimateOptions): boolean =>

@@ -24,6 +24,12 @@ export interface Mxfp4ExpertProfile {
    * its experts through the BF16 fused MoE (time/mxfp4-upcast.ts). Absent, or false: held as MXFP4.
    */
   mxfp4UpcastExperts?: (cc: number, ep: number) => boolean;
+  /**
+   * Compute capability majors from 10 on where the engine's default MXFP4 MoE backend is Marlin, not an FP4
+   * tensor-core kernel: the step is timed as Marlin there (time/decode.ts kernelOn) and the experts held at Marlin's
+   * pad (time/mxfp4-pad.ts). Absent: FP4 tensor cores on every card from 10.0.
+   */
+  mxfp4MarlinMajors?: readonly number[];
 }
 
 /**

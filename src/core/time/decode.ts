@@ -15,7 +15,7 @@ import { prefillExpertGemmRate } from './fp4-bf16-moe.js';
 import { prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
-import { mxfp4ExpertPadFactor } from './mxfp4-pad.js';
+import { mxfp4ExpertPadFactor, mxfp4MarlinFrom10 } from './mxfp4-pad.js';
 import { rocmMoeUnpackedElements, type RocmMoeBlockRows } from './rocm-moe-programs.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { QUANT_FORMATS_FOR, type QuantFormat, type TimeOptions } from '../../schema/time.js';
@@ -261,10 +261,10 @@ export function kernelOn(
   if (q === 'marlin' && o.weights === 'int4' && (r.rocm || (r.cc > 0 && r.cc < 8))) return 'awq';
   if (q !== 'cutlass') return q;
   if (o.weights === 'fp8' && !r.fp8) return 'marlin';
-  // FP4 tensor cores from compute capability 10.0; AMD GPUs (cc 0 here) are timed weight-only as well (vLLM's
-  // gpt-oss recipe runs MXFP4 there through triton kernels; SGLang's Petit kernels dequantize NVFP4 on gfx942).
-  if ((o.weights === 'mxfp4' || o.weights === 'nvfp4') && r.cc < 10) return 'marlin';
-  return q;
+  // FP4 tensor cores from 10.0, save where the engine's MXFP4 default is Marlin (mxfp4MarlinFrom10); AMD GPUs (cc 0)
+  // timed weight-only too (vLLM's gpt-oss recipe: triton kernels; SGLang's Petit kernels dequantize NVFP4 on gfx942).
+  const fp4 = o.weights === 'mxfp4' || o.weights === 'nvfp4';
+  return (fp4 && r.cc < 10) || mxfp4MarlinFrom10(o, r.cc) ? 'marlin' : q;
 }
 
 /**

@@ -5,11 +5,24 @@
  * its zeros read with the rest.
  */
 import { isSm100 } from '../compute-capability.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { Mxfp4ExpertProfile } from '../memory/mxfp4-expert-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
+
+/**
+ * MXFP4 weights, and the engine's default MXFP4 MoE backend is Marlin on this card of compute capability 10.0 or more, not an FP4
+ * tensor-core kernel (FrameworkProfile.mxfp4MarlinMajors): time/decode.ts kernelOn times Marlin there.
+ */
+export const mxfp4MarlinFrom10 = (
+  o: Pick<EstimateOptions, 'framework' | 'weights'>,
+  cc: number,
+): boolean =>
+  o.weights === 'mxfp4' &&
+  cc >= 10 &&
+  (FRAMEWORKS[o.framework].mxfp4MarlinMajors ?? []).includes(Math.floor(cc));
 
 type Mxfp4Path = keyof NonNullable<Mxfp4ExpertProfile['mxfp4ExpertPad']>;
 
@@ -17,12 +30,15 @@ type Mxfp4Path = keyof NonNullable<Mxfp4ExpertProfile['mxfp4ExpertPad']>;
  * The kernel path an MXFP4 MoE step takes on this card: AMD GPUs their own; compute capability 10.x the native FP4
  * MoE where the time model prices one (decode.ts kernelOn: `cutlass`); 8.x and 9.x Marlin, which the time model
  * prices there (kernelOn) and vLLM's launch selects on 9.x over its triton_kernels default
- * (engines/vllm/launch.ts mxfp4MoeBackendArgs: `--moe-backend marlin`).
+ * (engines/vllm/launch.ts mxfp4MoeBackendArgs: `--moe-backend marlin`); from 10.0 Marlin where the engine's default
+ * takes it on the card (mxfp4MarlinFrom10).
  */
 function mxfp4Path(r: { cc: number; rocm: boolean }, q: QuantFormat | null): Mxfp4Path | null {
   if (r.rocm) return 'rocm';
   if (isSm100(r.cc)) return q === 'cutlass' ? 'trtllmGen' : null;
   if (r.cc >= 8 && r.cc < 10) return 'marlin';
+  // From 10.0 where the step takes Marlin (time/decode.ts kernelOn: FrameworkProfile.mxfp4MarlinMajors).
+  if (q === 'marlin') return 'marlin';
   return null;
 }
 

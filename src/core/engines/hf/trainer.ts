@@ -50,6 +50,7 @@ import {
   objectiveTrainPy,
   trlGrpoLrNote,
   trlLearningRate,
+  trlOrpoLrNote,
   trlObjectiveBlocker,
   trlObjectiveConfig,
 } from './trl-objective.js';
@@ -174,7 +175,7 @@ function trainingNotes(
     );
   if (lora) out.push(...lora.notes);
   if (o.objective === 'grpo') out.push(trlGrpoLrNote(o));
-  const preferenceNote = preferenceLrNote(o);
+  const preferenceNote = preferenceLrNote(o) ?? trlOrpoLrNote(o);
   if (preferenceNote) out.push(preferenceNote);
   if (flattens4bit(d, o)) out.push(quantStorageNote(o, TORCH_DTYPE[floatCompute(o.compute)]));
   return out;

@@ -103,7 +103,27 @@ export const trlLearningRate = (o: EstimateOptions): number =>
     ? isAdapter(o)
       ? 1e-5
       : 1e-6
-    : (preferenceLearningRate(o) ?? learningRate(o));
+    : o.objective === 'orpo'
+      ? TRL_ORPO_LR[isAdapter(o) ? 'adapter' : 'full']
+      : (preferenceLearningRate(o) ?? learningRate(o));
+
+/**
+ * ORPO's starting learning rates on TRL's ORPOTrainer: its example script's, TRL v1.9.0 examples/scripts/orpo.py
+ * (`--learning_rate 8e-6` full, `--learning_rate 8e-5` with `--use_peft --lora_r 16`, that run under rmsprop). ORPO
+ * trains from the base model with the SFT term in its loss (Hong et al. 2024, arXiv:2403.07691): its authors'
+ * Mistral-ORPO runs take 5e-6 full (xfactlab/orpo@a0775357 scripts/run_mistral_orpo_beta.sh), DPO's rates are not it.
+ */
+export const TRL_ORPO_LR = { full: 8e-6, adapter: 8e-5 } as const;
+
+/** The launch README's line for an ORPO learning rate taken from `source`, or null for another objective. */
+export const orpoLrNote = (o: EstimateOptions, lr: number, source: string): string | null =>
+  o.objective === 'orpo'
+    ? `learning_rate ${lr.toExponential(0)}: ${source}, not the SFT or DPO rate`
+    : null;
+
+/** The launch README's line for TRL's ORPO learning rate (TRL_ORPO_LR), or null for another objective. */
+export const trlOrpoLrNote = (o: EstimateOptions): string | null =>
+  orpoLrNote(o, trlLearningRate(o), "TRL's ORPO example (examples/scripts/orpo.py at v1.9.0)");
 
 /** The launch README's line for GRPO's learning rate. */
 export const trlGrpoLrNote = (o: EstimateOptions): string =>

@@ -79,6 +79,7 @@ export const TORCHTITAN_MEMORY_KEYS = [
   'parallelism.expert_parallel_degree',
   'activation_checkpoint',
   'compile.enable',
+  'compile.components',
   'loss',
 ] as const;
 
@@ -100,6 +101,70 @@ function readDtypes(
   const spec = exprOf(config.model_spec) ?? '';
   if (/\bMXFP8LinearConverter\b/.test(spec)) flags.compute = 'mxfp8';
   else if (/\bFloat8LinearConverter\b/.test(spec)) flags.compute = 'fp8';
+}
+
+/** A Python list of string literals (`["model", "loss"]`) as its strings, or undefined when it is not one. */
+function pyStrList(src: string): string[] | undefined {
+  const m = /^\[(.*)\]$/s.exec(src.trim());
+  if (!m) return undefined;
+  const items = m[1]!
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  const strs = items.map((x) => /^(["'])([^"'\\]*)\1$/.exec(x)?.[2]);
+  return strs.every((x) => x !== undefined) ? (strs as string[]) : undefined;
+}
+
+/** `config.compile = CompileConfig(enable=..., components=[...])` as { enable, components } (the keywords given). */
+function compileCall(expr: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const call = /^CompileConfig\((.*)\)$/s.exec(expr.trim());
+  if (!call) return out;
+  const enable = /\benable\s*=\s*(True|False)\b/.exec(call[1]!);
+  if (enable) out.enable = enable[1] === 'True';
+  const comps = /\bcomponents\s*=\s*(\[[^\]]*\])/.exec(call[1]!);
+  if (comps) out.components = { expr: comps[1]! };
+  return out;
+}
+
+/**
+ * compile.enable and compile.components → --compile and the build's loss compile. torchtitan compiles the model
+ * when "model" is listed (models/*\/parallelize.py `compile_config.enable and "model" in compile_config.components`)
+ * and the loss when "loss" is (components/loss.py BaseLoss._maybe_compile), default both (config/configs.py
+ * CompileConfig.components; pytorch/torchtitan@b5bcd76c6, as at 8a2686c4a). Loss alone: the model runs eager
+ * (no --compile) and the loss compiled (EstimateContext.lossCompiledAlone); model alone: --compile with the loss
+ * eager (EstimateContext.eagerLoss).
+ */
+function readCompile(
+  raw: unknown,
+  flags: FromFlags,
+  warnings: string[],
+): FromMapping['build'] | undefined {
+  const expr = exprOf(raw);
+  const c = new FieldReader(expr ? compileCall(expr) : isRecord(raw) ? raw : {}, 'compile.');
+  if (expr && !expr.startsWith('CompileConfig('))
+    warnings.push(`compile ${expr}: not mapped (estimated uncompiled)`);
+  if (!c.bool('enable')) return undefined;
+  const listed = c.raw('components');
+  const src = exprOf(listed);
+  const components = listed === undefined ? ['model', 'loss'] : src ? pyStrList(src) : undefined;
+  if (!components) {
+    warnings.push(
+      `compile.components ${src ?? String(listed)}: not read (estimated as model and loss)`,
+    );
+    flags.compile = true;
+    return undefined;
+  }
+  for (const x of components.filter((k) => k !== 'model' && k !== 'loss'))
+    warnings.push(
+      `compile.components "${x}": not a component the estimate models (model, loss): ignored`,
+    );
+  const model = components.includes('model');
+  const loss = components.includes('loss');
+  if (model) flags.compile = true;
+  if (model && !loss) return { eagerLoss: true };
+  if (loss && !model) return { lossCompiledAlone: true };
+  return undefined;
 }
 
 /** The contract flags of a parsed recipe (see parseTorchtitanRecipe). */
@@ -162,7 +227,7 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
   else if (acExpr?.startsWith('FullAC')) flags.checkpointing = 'full';
   else if (acExpr?.startsWith('SelectiveAC')) flags.checkpointing = 'selective';
   else if (acExpr) warnings.push(`activation_checkpoint ${acExpr}: not mapped (estimated without)`);
-  if (section(config, 'compile').bool('enable')) flags.compile = true;
+  const build = readCompile(config.compile, flags, warnings);
   // Unwrapped loss (config.loss = config.loss.loss_fn) materialises the logits; the recipes' default chunks them.
   flags['chunked-loss'] = exprOf(config.loss) !== 'config.loss.loss_fn';
   const model = typeof constants.HF_MODEL === 'string' ? constants.HF_MODEL : null;
@@ -177,6 +242,7 @@ export function mapTorchtitan(doc: Record<string, unknown>): FromMapping {
     deepspeedRef: null,
     deepspeedInline: null,
     memoryKeys: TORCHTITAN_MEMORY_KEYS,
+    ...(build ? { build } : {}),
   };
 }
 

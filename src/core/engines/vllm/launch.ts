@@ -154,7 +154,8 @@ export function vllmArgs(
  * vllm-0.33.0 wheel): triton_kernels' matmul_ogs (TRITON) ahead of Marlin wherever it runs (compute capability 9.x,
  * 10.x and 12.x, `_triton_kernel_moe_supports_current_device`), Marlin on 8.x; the engine argument `--moe-backend`
  * (KernelConfig.moe_backend, vllm/config/kernel.py) overrides it, and its `marlin` maps to MARLIN (BATCHED_MARLIN under
- * the batched format). The estimate times Marlin below 10.0 (time/decode.ts kernelOn) and no timing of matmul_ogs on
+ * the batched format). The estimate times Marlin below 10.0 and on 12.x, where 0.33.0's default is Marlin too
+ * (time/decode.ts kernelOn, mxfp4-backend.ts), and no timing of matmul_ogs on
  * Hopper prices the default (docs/time-model.md "gpt-oss on vLLM by kernel path"), so on 9.x the launch asks for
  * Marlin. The environment variable older builds read, VLLM_MXFP4_USE_MARLIN, is read nowhere in 0.33.0. The pinned
  * release's default comes from the per-release table (mxfp4-backend.ts vllmMxfp4MoeDefault): the argument is written

@@ -28,6 +28,7 @@ import {
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
+import { VLLM_MXFP4_MARLIN_MAJORS } from './mxfp4-backend.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -238,6 +239,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   sm100Mxfp4Bf16MoeFlops: FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS,
   // MXFP4 experts padded to each path's kernel shape (engines/vllm/mxfp4-pad.ts).
   mxfp4ExpertPad: VLLM_MXFP4_EXPERT_PAD,
+  // Marlin is the default MXFP4 MoE backend on 12.x (engines/vllm/mxfp4-backend.ts VLLM_MXFP4_MARLIN_MAJORS).
+  mxfp4MarlinMajors: VLLM_MXFP4_MARLIN_MAJORS,
   // 16-bit experts on the Triton fused_moe with no tuned file: get_default_config's tiles up to E tokens, BLOCK_K 64
   // (engines/moe-call.ts), at Triton's default pipeline depth, num_stages 3 (triton-lang/triton@2b43145c
   // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset. On ROCm the same kernel runs them

@@ -15,9 +15,17 @@
  *   (0.12.0 wheel); 0.33.0's `_get_priority_backends_for_gpt_oss`
  *   (vllm/model_executor/layers/fused_moe/oracle/mxfp4.py) keeps TRITON ahead of MARLIN there (launch.ts).
  *
+ * - 12.x (RTX 5090, RTX PRO 6000, DGX Spark), read in the 0.33.0 wheel only: `_get_priority_backends_for_gpt_oss`
+ *   moves TRITON behind BATCHED_MARLIN on the 120 family ("Consumer Blackwell: the OAI Triton kernels run but their
+ *   99KB shared memory budget caps them at small tiles, so MARLIN prefills ~10% faster"), gpt-oss asks for BF16
+ *   activations (no activation key), so `_filter_by_activation` keeps the BF16 backends, and of those ahead of Marlin
+ *   FlashInfer's TensorRT-LLM MoE runs on the 100 family only (experts/trtllm_mxfp4_moe.py) and FlashInfer CUTLASS
+ *   takes MXFP4 x BF16 on 9.0 only (experts/flashinfer_cutlass_moe.py `_supports_quant_scheme`): Marlin
+ *   (experts/marlin_moe.py, from 7.5).
+ *
  * Not tabled: the 0.10.1+gptoss preview of 2025-08-05 (wheels.vllm.ai/gpt-oss, installed beside PyTorch and Triton
  * nightlies; its kernel depends on whether triton_kernels was installed), builds from source or the Docker images
- * (not read), and compute capability 10.x and 12.x.
+ * (not read), compute capability 10.x, and 12.x before 0.33.0.
  */
 
 /** A vLLM MXFP4 MoE backend by the kernel it runs: Marlin's `fused_marlin_moe` or triton_kernels' `matmul_ogs`. */
@@ -25,6 +33,10 @@ export type VllmMxfp4MoeBackend = 'marlin' | 'triton';
 
 /** The first PyPI release whose wheel makes triton_kernels importable (vendored), with torch 2.8 or newer. */
 export const VLLM_MXFP4_TRITON_FROM = '0.12.0'; // vllm-0.12.0 wheel: vllm/third_party/triton_kernels
+/** The release whose 12.x choice was read (above): Marlin. */
+export const VLLM_MXFP4_SM120_READ = '0.33.0'; // vllm-0.33.0 wheel: fused_moe/oracle/mxfp4.py
+/** Compute capability majors from 10 on where the pinned release's MXFP4 MoE default is Marlin (FrameworkProfile). */
+export const VLLM_MXFP4_MARLIN_MAJORS: readonly number[] = [12];
 /** The first PyPI release that runs gpt-oss (0.10.0 has no GptOssForCausalLM). */
 export const VLLM_MXFP4_FIRST = '0.10.1';
 
@@ -44,7 +56,7 @@ function compareReleases(a: number[], b: number[]): number {
 
 /**
  * The MXFP4 MoE backend vLLM `version` picks by default on a CUDA card of compute capability `cc`; null where the
- * table above does not say (before 0.10.1, a preview or local build, capability outside 8.0-9.x).
+ * table above does not say (before 0.10.1, a preview or local build, 10.x, 12.x in another release than 0.33.0).
  */
 export function vllmMxfp4MoeDefault(version: string, cc: number): VllmMxfp4MoeBackend | null {
   const v = releaseParts(version);
@@ -52,5 +64,6 @@ export function vllmMxfp4MoeDefault(version: string, cc: number): VllmMxfp4MoeBa
   if (cc >= 8 && cc < 9) return 'marlin';
   if (cc >= 9 && cc < 10)
     return compareReleases(v, releaseParts(VLLM_MXFP4_TRITON_FROM)!) >= 0 ? 'triton' : 'marlin';
+  if (cc >= 12 && cc < 13 && version === VLLM_MXFP4_SM120_READ) return 'marlin';
   return null;
 }
