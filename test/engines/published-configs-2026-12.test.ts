@@ -8,12 +8,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  CITED_SOURCE as SOURCE,
   PUBLISHED,
   PUBLISHED_AT,
   publishedCases,
   runPublished,
   type PublishedOutcome,
+  wrongVerdicts,
 } from '../helpers/published-configs.js';
 
 const cases = publishedCases('cases-2026-12.json');
@@ -38,18 +38,7 @@ describe('published configurations of December 2026', () => {
   });
 
   it('each gets the verdict the table gives it', () => {
-    const wrong = cases
-      .map((c) => ({ c, o: outcome(c.id) }))
-      .filter(({ c, o }) => {
-        if (c.expect === 'estimated') return o.refusal !== null || !Number.isFinite(o.deviceGiB);
-        if (c.expect === 'refused')
-          return !(o.refusal && SOURCE.test(o.refusal) && /: got /.test(o.refusal));
-        return !(o.refusal && /^--model: got '/.test(o.refusal));
-      })
-      .map(({ c, o }) => `${c.id} (${c.expect}): ${o.refusal ?? 'estimated'}`);
-    expect(wrong).toEqual([]);
-    for (const o of outcomes.values())
-      if (o.refusal !== null) expect(o.refusal.includes('\n'), o.id).toBe(false);
+    expect(wrongVerdicts(cases, outcome)).toEqual([]);
   });
 
   it("the refusals are torchtune 0.6.1's qwen3 configs and a context past Qwen3-8B's config with no override", () => {

@@ -153,3 +153,24 @@ export const CITED_SOURCE =
 /** Where a case is published: a file at a commit, or an issue, pull request or discussion as owner/repo#N. */
 export const PUBLISHED_AT =
   /^(https:\/\/github\.com\/[^/\s]+\/[^/\s]+\/blob\/[0-9a-f]{40}\/\S+|[\w.-]+\/[\w.-]+#\d+)$/;
+
+/**
+ * The cases whose outcome is not the verdict the table gives them (`id (expect): what happened`): estimated means
+ * finite figures; refused, a one-line refusal naming the value it got and citing the engine's source; not in the
+ * catalog, a reader error naming --model.
+ */
+export function wrongVerdicts(
+  cases: PublishedCase[],
+  outcome: (id: string) => PublishedOutcome,
+): string[] {
+  return cases
+    .map((c) => ({ c, o: outcome(c.id) }))
+    .filter(({ c, o }) => {
+      if (o.refusal !== null && o.refusal.includes('\n')) return true;
+      if (c.expect === 'estimated') return o.refusal !== null || !Number.isFinite(o.deviceGiB);
+      if (c.expect === 'refused')
+        return !(o.refusal && CITED_SOURCE.test(o.refusal) && /: got /.test(o.refusal));
+      return !(o.refusal && /^--model: got '/.test(o.refusal));
+    })
+    .map(({ c, o }) => `${c.id} (${c.expect}): ${o.refusal ?? 'estimated'}`);
+}
