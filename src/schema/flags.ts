@@ -313,6 +313,12 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       ? generationSteps(o, flags)
       : int(flags, spg, 1, 1, 1_000_000);
   if (accum > 1) o.stepsPerGeneration = accum;
+  // PPO's optimisation epochs over each generation batch (TRL num_ppo_epochs, torchtune ppo_epochs).
+  if (flags['ppo-epochs'] !== undefined) {
+    if (!OBJECTIVE_PROFILES[objective].critic)
+      throw new FlagError('ppo-epochs', flags['ppo-epochs'], 'only with --objective ppo');
+    o.ppoEpochs = int(flags, 'ppo-epochs', 4, 1, 1_000);
+  }
 }
 
 /**
@@ -700,6 +706,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutSleep: 'rollout-sleep',
   rolloutGpus: 'rollout-gpus',
   stepsPerGeneration: 'grad-accum',
+  ppoEpochs: 'ppo-epochs',
   kvCacheDtype: 'kv-cache-dtype',
   kvBlockSize: 'kv-block-size',
   prefixCacheFraction: 'prefix-cache',

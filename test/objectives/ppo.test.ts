@@ -66,6 +66,23 @@ describe('PPO time', () => {
     expect(t.stepSeconds).toBeCloseTo(sum, 2);
   });
 
+  it('times --ppo-epochs passes of policy + value training (torchtune ppo_epochs), 4 when not given', () => {
+    const ph = (flags: Record<string, unknown>) =>
+      (
+        estimate({ method: 'full', objective: 'ppo', ...flags }).time as unknown as {
+          objectivePhases: Record<string, number>;
+        }
+      ).objectivePhases;
+    const four = ph({});
+    const one = ph({ 'ppo-epochs': 1 });
+    expect(one.policyTraining! * 4).toBeCloseTo(four.policyTraining!, 6);
+    expect(one.rollout).toBe(four.rollout);
+    expect(ph({ 'ppo-epochs': 4 }).policyTraining).toBe(four.policyTraining);
+    expect(() => estimate({ method: 'full', objective: 'grpo', 'ppo-epochs': 1 })).toThrow(
+      /--ppo-epochs.*only with --objective ppo/,
+    );
+  });
+
   it('a longer response never shortens the step', () => {
     let last = 0;
     for (const completion of [16, 53, 128, 512]) {

@@ -383,8 +383,10 @@ function criticWork(
   p: EstimateOptions,
   t: TimeOptions,
 ): ObjectiveWork['critic'] {
-  const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
-  if (epochs === undefined) return null;
+  const fixed = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
+  if (fixed === undefined) return null;
+  // The recipe's own epoch count (--ppo-epochs: torchtune ppo_epochs, TRL num_ppo_epochs) over the objective's.
+  const epochs = o.ppoEpochs ?? fixed;
   const weights = o.method === 'full' ? o.weights : floatCompute(o.compute);
   const value = trainWork(m, { ...p, method: 'full', weights }, t);
   return { value, epochs, phases: new Float64Array(TRAIN_PHASES.length) };

@@ -296,11 +296,10 @@ function mapPpo(
     warnings.push(
       `forward_batch_size ${chunk}: the estimate generates and scores in chunks of 64 (the PPO model's rollout chunk)`,
     );
+  // train() runs `for _ in range(self._ppo_epochs)` passes over the trajectory batch
+  // (recipes/ppo_full_finetune_single_device.py:965 at v0.6.1; self._ppo_epochs = cfg.ppo_epochs, :386).
   const epochs = r.int('ppo_epochs');
-  if (epochs !== undefined && epochs !== 4)
-    warnings.push(
-      `ppo_epochs ${epochs}: the estimate times 4 optimisation epochs a generation batch (the PPO model's)`,
-    );
+  if (epochs !== undefined) flags['ppo-epochs'] = epochs;
   const longest = r.int('max_generated_tokens');
   // generation/_generation.py generate at v0.6.1: the batch decodes to max_generated_tokens unless every row hits a stop token.
   if (longest !== undefined) flags['completion-tokens'] = longest;
