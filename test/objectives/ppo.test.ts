@@ -41,6 +41,23 @@ describe('PPO memory', () => {
     expect(lora.perGpu.breakdown.valueModel).toBeCloseTo(full.perGpu.breakdown.valueModel!, -6);
   });
 
+  it('torchtune: log-probs from full-sequence fp32 logits sliced to the completion (6 bytes a logit at bf16)', () => {
+    const logits = (framework: string) => {
+      const e = estimate({ framework, method: 'full', objective: 'ppo' });
+      const at = (phase: string) => e.phases!.find((p) => p.phase === phase)!.parts.logits;
+      return { e, fwd: at('forward'), bwd: at('backward') };
+    };
+    const tt = logits('torchtune');
+    const vocab = (resolveModel(MODEL) as { vocab: number }).vocab;
+    const sixBytes = tt.e.options.batch * tt.e.options.seq * vocab * 6;
+    // forward: bf16 logits + their fp32 upcast; backward: the slice's fp32 gradient + the upcast's bf16 one.
+    expect(tt.fwd).toBeCloseTo(sixBytes, -3);
+    expect(tt.bwd).toBeCloseTo(sixBytes, -3);
+    // TRL's PPO keeps the cross-entropy-style upcast path (10 and 12 bytes a logit).
+    const hf = logits('hf');
+    expect(hf.bwd).toBeGreaterThan(1.9 * tt.bwd);
+  });
+
   it('keeps the other objectives free of the PPO keys', () => {
     const grpo = estimate({ method: 'full', objective: 'grpo' });
     expect('valueModel' in grpo.perGpu.breakdown).toBe(false);
