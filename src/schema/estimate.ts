@@ -238,6 +238,11 @@ export const EstimateOptionsSchema = z
      * the objective's (TRL's default, 4).
      */
     ppoEpochs: count(1_000).optional(),
+    /**
+     * PPO: sequences generated and scored at once (TRL local_rollout_forward_batch_size, torchtune
+     * forward_batch_size); absent = TRL's default, 64.
+     */
+    rolloutChunk: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**

@@ -319,6 +319,12 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       throw new FlagError('ppo-epochs', flags['ppo-epochs'], 'only with --objective ppo');
     o.ppoEpochs = int(flags, 'ppo-epochs', 4, 1, 1_000);
   }
+  // PPO's rollout chunk (TRL local_rollout_forward_batch_size, torchtune forward_batch_size).
+  if (flags['rollout-chunk'] !== undefined) {
+    if (!OBJECTIVE_PROFILES[objective].critic)
+      throw new FlagError('rollout-chunk', flags['rollout-chunk'], 'only with --objective ppo');
+    o.rolloutChunk = int(flags, 'rollout-chunk', 64, 1, 1_000_000);
+  }
 }
 
 /**
@@ -707,6 +713,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutGpus: 'rollout-gpus',
   stepsPerGeneration: 'grad-accum',
   ppoEpochs: 'ppo-epochs',
+  rolloutChunk: 'rollout-chunk',
   kvCacheDtype: 'kv-cache-dtype',
   kvBlockSize: 'kv-block-size',
   prefixCacheFraction: 'prefix-cache',

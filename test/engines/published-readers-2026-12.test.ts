@@ -45,6 +45,11 @@ describe('torchtune PPO recipe (ppo_full_finetune_single_device at v0.6.1)', () 
     expect(tune('llama2/1B_full_ppo_low_memory_single_device.yaml').flags['ppo-epochs']).toBe(1);
     expect(m.warnings.join('\n')).not.toMatch(/ppo_epochs/);
   });
+
+  it('reads forward_batch_size as --rollout-chunk (generate_trajectory_batched)', () => {
+    expect(m.flags['rollout-chunk']).toBe(128);
+    expect(m.warnings.join('\n')).not.toMatch(/forward_batch_size/);
+  });
 });
 
 it('torchtune phi4_14b builds Phi-4 (the phi3 component builder at its shape, v0.6.1)', () => {

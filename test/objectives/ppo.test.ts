@@ -95,6 +95,14 @@ describe('PPO time', () => {
     expect(one.policyTraining! * 4).toBeCloseTo(four.policyTraining!, 6);
     expect(one.rollout).toBe(four.rollout);
     expect(ph({ 'ppo-epochs': 4 }).policyTraining).toBe(four.policyTraining);
+    // --rollout-chunk: 128 trajectories decoded at once instead of two rounds of TRL's 64.
+    const two = ph({ batch: 128 });
+    const once = ph({ batch: 128, 'rollout-chunk': 128 });
+    expect(once.rollout).toBeLessThan(two.rollout!);
+    expect(once.policyTraining).toBe(two.policyTraining);
+    expect(() => estimate({ method: 'full', objective: 'grpo', 'rollout-chunk': 8 })).toThrow(
+      /--rollout-chunk.*only with --objective ppo/,
+    );
     expect(() => estimate({ method: 'full', objective: 'grpo', 'ppo-epochs': 1 })).toThrow(
       /--ppo-epochs.*only with --objective ppo/,
     );

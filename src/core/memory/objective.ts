@@ -72,6 +72,8 @@ const RL_KEYS = new Set([
   'rolloutSleep',
   'rolloutGpus',
   'stepsPerGeneration',
+  'ppoEpochs',
+  'rolloutChunk',
 ]);
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */

@@ -294,11 +294,10 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
       : o.batch * spg;
   // Generation batches per optimizer step (below 1 when one batch feeds several steps).
   // PPO generates the batch in chunks of local_rollout_forward_batch_size (ppo_trainer.py batch_generation).
-  if (hasCritic(o) && chunk > PPO_ROLLOUT_CHUNK)
-    return {
-      chunk: PPO_ROLLOUT_CHUNK,
-      rounds: (t.gradAccum / spg) * Math.ceil(chunk / PPO_ROLLOUT_CHUNK),
-    };
+  // --rollout-chunk: the recipe's own (torchtune forward_batch_size: generate_trajectory_batched).
+  const most = o.rolloutChunk ?? PPO_ROLLOUT_CHUNK;
+  if (hasCritic(o) && chunk > most)
+    return { chunk: most, rounds: (t.gradAccum / spg) * Math.ceil(chunk / most) };
   return { chunk, rounds: t.gradAccum / spg };
 }
 
