@@ -110,6 +110,8 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     'vllm-colocate: vLLM sleeps while training (TRL vllm_enable_sleep_mode, Unsloth Standby)',
   ],
   ['rollout-gpus', '<n>', 'vllm-server: GPUs of --gpus running the vLLM server (default 1)'],
+  ['ppo-epochs', '<n>', "ppo: optimisation epochs over each generation batch (default 4, TRL's)"],
+  ['rollout-chunk', '<n>', "ppo: sequences generated and scored at once (default 64, TRL's)"],
   [
     'kv-cache-dtype',
     '<dtype>',

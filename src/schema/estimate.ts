@@ -233,6 +233,16 @@ export const EstimateOptionsSchema = z
      * accumulation: `--grad-accum`); absent = 1. Each process generates batch x this many completions at once.
      */
     stepsPerGeneration: count(1_000_000).optional(),
+    /**
+     * PPO: optimisation epochs over each generation batch (TRL num_ppo_epochs, torchtune ppo_epochs); absent =
+     * the objective's (TRL's default, 4).
+     */
+    ppoEpochs: count(1_000).optional(),
+    /**
+     * PPO: sequences generated and scored at once (TRL local_rollout_forward_batch_size, torchtune
+     * forward_batch_size); absent = TRL's default, 64.
+     */
+    rolloutChunk: count(1_000_000).optional(),
     /** Serving: KV cache dtype (absent = auto, the compute dtype). */
     kvCacheDtype: z.enum(KV_CACHE_DTYPES).optional(),
     /**

@@ -313,6 +313,18 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       ? generationSteps(o, flags)
       : int(flags, spg, 1, 1, 1_000_000);
   if (accum > 1) o.stepsPerGeneration = accum;
+  // PPO's optimisation epochs over each generation batch (TRL num_ppo_epochs, torchtune ppo_epochs).
+  if (flags['ppo-epochs'] !== undefined) {
+    if (!OBJECTIVE_PROFILES[objective].critic)
+      throw new FlagError('ppo-epochs', flags['ppo-epochs'], 'only with --objective ppo');
+    o.ppoEpochs = int(flags, 'ppo-epochs', 4, 1, 1_000);
+  }
+  // PPO's rollout chunk (TRL local_rollout_forward_batch_size, torchtune forward_batch_size).
+  if (flags['rollout-chunk'] !== undefined) {
+    if (!OBJECTIVE_PROFILES[objective].critic)
+      throw new FlagError('rollout-chunk', flags['rollout-chunk'], 'only with --objective ppo');
+    o.rolloutChunk = int(flags, 'rollout-chunk', 64, 1, 1_000_000);
+  }
 }
 
 /**
@@ -700,6 +712,8 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   rolloutSleep: 'rollout-sleep',
   rolloutGpus: 'rollout-gpus',
   stepsPerGeneration: 'grad-accum',
+  ppoEpochs: 'ppo-epochs',
+  rolloutChunk: 'rollout-chunk',
   kvCacheDtype: 'kv-cache-dtype',
   kvBlockSize: 'kv-block-size',
   prefixCacheFraction: 'prefix-cache',

@@ -38,7 +38,17 @@ describe('torchtune PPO recipe (ppo_full_finetune_single_device at v0.6.1)', () 
     expect(m.flags['grad-accum']).toBe(1);
     expect(m.flags['completion-tokens']).toBe(58);
     expect(m.unknown).toEqual([]);
-    expect(m.warnings.join('\n')).toMatch(/ppo_epochs 1/);
+  });
+
+  it('reads ppo_epochs as --ppo-epochs (train() loops range(self._ppo_epochs))', () => {
+    expect(m.flags['ppo-epochs']).toBe(1);
+    expect(tune('llama2/1B_full_ppo_low_memory_single_device.yaml').flags['ppo-epochs']).toBe(1);
+    expect(m.warnings.join('\n')).not.toMatch(/ppo_epochs/);
+  });
+
+  it('reads forward_batch_size as --rollout-chunk (generate_trajectory_batched)', () => {
+    expect(m.flags['rollout-chunk']).toBe(128);
+    expect(m.warnings.join('\n')).not.toMatch(/forward_batch_size/);
   });
 });
 

@@ -41,6 +41,23 @@ describe('PPO memory', () => {
     expect(lora.perGpu.breakdown.valueModel).toBeCloseTo(full.perGpu.breakdown.valueModel!, -6);
   });
 
+  it('torchtune: log-probs from full-sequence fp32 logits sliced to the completion (6 bytes a logit at bf16)', () => {
+    const logits = (framework: string) => {
+      const e = estimate({ framework, method: 'full', objective: 'ppo' });
+      const at = (phase: string) => e.phases!.find((p) => p.phase === phase)!.parts.logits;
+      return { e, fwd: at('forward'), bwd: at('backward') };
+    };
+    const tt = logits('torchtune');
+    const vocab = (resolveModel(MODEL) as { vocab: number }).vocab;
+    const sixBytes = tt.e.options.batch * tt.e.options.seq * vocab * 6;
+    // forward: bf16 logits + their fp32 upcast; backward: the slice's fp32 gradient + the upcast's bf16 one.
+    expect(tt.fwd).toBeCloseTo(sixBytes, -3);
+    expect(tt.bwd).toBeCloseTo(sixBytes, -3);
+    // TRL's PPO keeps the cross-entropy-style upcast path (10 and 12 bytes a logit).
+    const hf = logits('hf');
+    expect(hf.bwd).toBeGreaterThan(1.9 * tt.bwd);
+  });
+
   it('keeps the other objectives free of the PPO keys', () => {
     const grpo = estimate({ method: 'full', objective: 'grpo' });
     expect('valueModel' in grpo.perGpu.breakdown).toBe(false);
@@ -64,6 +81,31 @@ describe('PPO time', () => {
     const sum =
       ph.rollout! + ph.referenceLogprobs! + ph.policyTraining! + ph.weightSync! + ph.criticScoring!;
     expect(t.stepSeconds).toBeCloseTo(sum, 2);
+  });
+
+  it('times --ppo-epochs passes of policy + value training (torchtune ppo_epochs), 4 when not given', () => {
+    const ph = (flags: Record<string, unknown>) =>
+      (
+        estimate({ method: 'full', objective: 'ppo', ...flags }).time as unknown as {
+          objectivePhases: Record<string, number>;
+        }
+      ).objectivePhases;
+    const four = ph({});
+    const one = ph({ 'ppo-epochs': 1 });
+    expect(one.policyTraining! * 4).toBeCloseTo(four.policyTraining!, 6);
+    expect(one.rollout).toBe(four.rollout);
+    expect(ph({ 'ppo-epochs': 4 }).policyTraining).toBe(four.policyTraining);
+    // --rollout-chunk: 128 trajectories decoded at once instead of two rounds of TRL's 64.
+    const two = ph({ batch: 128 });
+    const once = ph({ batch: 128, 'rollout-chunk': 128 });
+    expect(once.rollout).toBeLessThan(two.rollout!);
+    expect(once.policyTraining).toBe(two.policyTraining);
+    expect(() => estimate({ method: 'full', objective: 'grpo', 'rollout-chunk': 8 })).toThrow(
+      /--rollout-chunk.*only with --objective ppo/,
+    );
+    expect(() => estimate({ method: 'full', objective: 'grpo', 'ppo-epochs': 1 })).toThrow(
+      /--ppo-epochs.*only with --objective ppo/,
+    );
   });
 
   it('a longer response never shortens the step', () => {

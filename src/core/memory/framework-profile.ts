@@ -130,6 +130,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
      */
     compiledWithModel?: boolean;
     chunkedHead?: { chunks: number; gradBytes: number }; // --chunked-loss: per-chunk lm_head (training.ts)
+    /** PPO log-probs from fp32 full-sequence logits sliced to the completion (training.ts slicedLogprobHoldings). */
+    ppoSlicedLogprobs?: true;
   };
   /** Torch AdamW runs foreach (one full-size temporary of v during step) or fused (none). */
   adamImpl: 'foreach' | 'fused';

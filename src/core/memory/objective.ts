@@ -72,6 +72,8 @@ const RL_KEYS = new Set([
   'rolloutSleep',
   'rolloutGpus',
   'stepsPerGeneration',
+  'ppoEpochs',
+  'rolloutChunk',
 ]);
 
 /** The SFT step the objective trains: paired batches doubled, GRPO on prompt + completion, trainer GPUs only. */
@@ -136,6 +138,10 @@ export function policyOptionsInto(p: EstimateOptions, o: EstimateOptions): Estim
  * (grpo_trainer.py _prepare_inputs: one generation every steps_per_generation micro-steps).
  */
 export const stepsPerGeneration = (o: EstimateOptions): number => o.stepsPerGeneration ?? 1;
+
+/** The policy's context: PPO's completion share of each sequence, whose log-probs its loss takes. */
+const policyContext = (o: EstimateOptions, ctx: EstimateContext): EstimateContext =>
+  hasCritic(o) ? { ...ctx, logprobShare: (o.completionTokens ?? o.seq) / o.seq } : ctx;
 
 /** The reference copy a full fine-tune loads (TRL create_model_from_path in the model dtype; ZeRO-3/FSDP shard it). */
 function referenceBytes(o: EstimateOptions, params: number, dp: number): number {
@@ -405,7 +411,7 @@ export function withObjective(
   policy: PolicyMemory,
 ): MemoryEstimate & { objective: ObjectiveExtras } {
   const po = policyOptions(o);
-  const m = policy(arch, po, ctx);
+  const m = policy(arch, po, policyContext(o, ctx));
   const x = objectiveExtras(arch, o, ctx, fw, policy, m, po);
   const t = objectiveTotals(o, fw, m, x);
   const { rolloutPeak } = t;
@@ -465,7 +471,7 @@ export function objectiveFigures(
   po: EstimateOptions = policyOptions(o),
   gen?: EstimateOptions,
 ): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number; rolloutStart: number } {
-  const m = policy(arch, po, ctx);
+  const m = policy(arch, po, policyContext(o, ctx));
   const x = objectiveExtras(arch, o, ctx, fw, policy, m, po, gen);
   const t = objectiveTotals(o, fw, m, x);
   const deviceBytes = Math.max(t.device, colocateStartShort(o, ctx, fw, x));

@@ -294,6 +294,8 @@ function lossHoldings(
   }
   const rows = chunkedHeadRows(s);
   if (rows !== null) return { saved: finalNorm, logits: chunkedHeadLogits(s, rows) };
+  if (fw.loss.ppoSlicedLogprobs && s.ctx.logprobShare !== undefined)
+    return { saved: finalNorm, logits: slicedLogprobHoldings(s, s.ctx.logprobShare) };
   // A compiled upcast loss (engine profile loss.compiledWithModel) keeps the 16-bit logits in forward and them
   // with their 16-bit gradient in backward: Inductor's min-cut partitioner recomputes the upcast and
   // log-softmax from the saved logits and per-token reductions (torch/_functorch/partitioners.py
@@ -321,6 +323,29 @@ function lossHoldings(
       logitsFwd: (tokens * s.V * fwdPerV) / s.vocabShards,
       logitsBwd: (tokens * s.V * bwdPerV) / s.vocabShards,
     },
+  };
+}
+
+/**
+ * PPO log-probs from full-sequence logits sliced to the completion (profile loss.ppoSlicedLogprobs): forward
+ * holds the 16-bit logits and their fp32 copy while the output layer upcasts, then the fp32 logits with the
+ * completion's scaled copy and log_softmax output; backward holds log_softmax's saved output with its
+ * incoming and input gradients over the completion, then the full-sequence fp32 gradient the slice's backward
+ * fills (zeros over the prompt) beside the 16-bit gradient the upcast's backward returns. Nothing vocabulary
+ * sized over the whole sequence is saved for backward: slicing, dividing by a scalar and upcasting save none.
+ */
+function slicedLogprobHoldings(
+  s: Setup,
+  completionShare: number,
+): { logitsFwd: number; logitsBwd: number } {
+  const { c, tokens } = s;
+  const share = Math.min(1, completionShare);
+  const upcast = c < 4 ? c : 0; // .float() on fp32 logits returns them: no copy, no gradient cast
+  const fwdPerV = Math.max(4 + upcast, 4 + 8 * share);
+  const bwdPerV = Math.max(12 * share, 4 + 4 * share, 4 + upcast);
+  return {
+    logitsFwd: (tokens * s.V * fwdPerV) / s.vocabShards,
+    logitsBwd: (tokens * s.V * bwdPerV) / s.vocabShards,
   };
 }
 

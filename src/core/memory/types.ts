@@ -222,6 +222,12 @@ export interface EstimateContext {
    * rows of such builds (their `causal_loss: "shift-logits"`).
    */
   shiftedLogitsCopy?: boolean;
+  /**
+   * PPO's policy: the share of each sequence (completion / seq) whose log-probs the loss takes; the objective
+   * sets it for the policy's estimate (memory/objective.ts). An engine whose profile has loss.ppoSlicedLogprobs
+   * keeps the logits that path holds (training.ts slicedLogprobHoldings).
+   */
+  logprobShare?: number;
 }
 
 /** Paged optimizer states (bitsandbytes paged optimizers in unified memory) and where they sit. */

@@ -294,11 +294,10 @@ function rolloutShape(o: EstimateOptions, t: TimeOptions, dp: number) {
       : o.batch * spg;
   // Generation batches per optimizer step (below 1 when one batch feeds several steps).
   // PPO generates the batch in chunks of local_rollout_forward_batch_size (ppo_trainer.py batch_generation).
-  if (hasCritic(o) && chunk > PPO_ROLLOUT_CHUNK)
-    return {
-      chunk: PPO_ROLLOUT_CHUNK,
-      rounds: (t.gradAccum / spg) * Math.ceil(chunk / PPO_ROLLOUT_CHUNK),
-    };
+  // --rollout-chunk: the recipe's own (torchtune forward_batch_size: generate_trajectory_batched).
+  const most = o.rolloutChunk ?? PPO_ROLLOUT_CHUNK;
+  if (hasCritic(o) && chunk > most)
+    return { chunk: most, rounds: (t.gradAccum / spg) * Math.ceil(chunk / most) };
   return { chunk, rounds: t.gradAccum / spg };
 }
 
@@ -383,8 +382,10 @@ function criticWork(
   p: EstimateOptions,
   t: TimeOptions,
 ): ObjectiveWork['critic'] {
-  const epochs = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
-  if (epochs === undefined) return null;
+  const fixed = o.objective ? OBJECTIVE_PROFILES[o.objective].critic?.epochs : undefined;
+  if (fixed === undefined) return null;
+  // The recipe's own epoch count (--ppo-epochs: torchtune ppo_epochs, TRL num_ppo_epochs) over the objective's.
+  const epochs = o.ppoEpochs ?? fixed;
   const weights = o.method === 'full' ? o.weights : floatCompute(o.compute);
   const value = trainWork(m, { ...p, method: 'full', weights }, t);
   return { value, epochs, phases: new Float64Array(TRAIN_PHASES.length) };

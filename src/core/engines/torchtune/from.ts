@@ -291,16 +291,14 @@ function mapPpo(
         `batch_size ${rollouts} / ppo_batch_size ${mini}: estimated as one mini-batch of ${mini} trajectories per generation`,
       );
   }
+  // generate_trajectory_batched generates and scores forward_batch_size trajectories at a time, its KV cache set up
+  // at that batch (recipes/ppo_full_finetune_single_device.py:895 and :240 at v0.6.1).
   const chunk = r.int('forward_batch_size');
-  if (chunk !== undefined)
-    warnings.push(
-      `forward_batch_size ${chunk}: the estimate generates and scores in chunks of 64 (the PPO model's rollout chunk)`,
-    );
+  if (chunk !== undefined) flags['rollout-chunk'] = chunk;
+  // train() runs `for _ in range(self._ppo_epochs)` passes over the trajectory batch
+  // (recipes/ppo_full_finetune_single_device.py:965 at v0.6.1; self._ppo_epochs = cfg.ppo_epochs, :386).
   const epochs = r.int('ppo_epochs');
-  if (epochs !== undefined && epochs !== 4)
-    warnings.push(
-      `ppo_epochs ${epochs}: the estimate times 4 optimisation epochs a generation batch (the PPO model's)`,
-    );
+  if (epochs !== undefined) flags['ppo-epochs'] = epochs;
   const longest = r.int('max_generated_tokens');
   // generation/_generation.py generate at v0.6.1: the batch decodes to max_generated_tokens unless every row hits a stop token.
   if (longest !== undefined) flags['completion-tokens'] = longest;

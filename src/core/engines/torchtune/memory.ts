@@ -33,7 +33,11 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   // with compile (chunkedLossCompiles), and the recipes compile the loss per chunk (training.compile_loss):
   // Inductor fuses the fp32 upcast into the log-softmax reduction, so no fp32 chunk is materialised; in
   // backward one chunk's bf16 gradient exists at a time (the recipe `del logits` before backward).
-  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 + 2 / 8 },
+  // PPO (recipes/ppo_full_finetune_single_device.py:1081-1092 at v0.6.1): pi_logits = policy(query_responses)
+  // (TransformerDecoder.unembed: self.output(h).float(), modules/transformer.py:659), sliced to the completion by
+  // rlhf.truncate_sequence_for_logprobs, then rlhf.logits_to_logprobs (log_softmax(logits / temperature) and
+  // gather, rlhf/sequence_processing.py:84); `del pi_logits` before the value model runs.
+  loss: { ...UPCAST_LOSS, chunkedForward: 2, chunkedBackward: 2 + 2 / 8, ppoSlicedLogprobs: true },
   adamImpl: 'fused', // the recipes' and vramplan's configs set torch.optim.AdamW fused: True
   prefillLogits: 'all', // generation recipe runs the full prompt through the output projection
   kvCache: 'static', // setup_caches(batch_size, max_seq_len) preallocates k and v
