@@ -155,7 +155,7 @@ describe('PPO refusals (one line each)', () => {
 });
 
 describe('PPO read back from a TRL PPOConfig', () => {
-  it('reads the objective and the response length, and refuses epochs the model does not run', () => {
+  it('reads the objective, the response length, its epochs and rollout chunk, and refuses mini-batches the model does not run', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vramplan-ppo-'));
     try {
       const file = join(dir, 'ppo_config.yaml');
@@ -176,6 +176,21 @@ describe('PPO read back from a TRL PPOConfig', () => {
       };
       expect(j.options.objective).toBe('ppo');
       expect(j.options.completionTokens).toBe(100);
+      // TRL's num_ppo_epochs and local_rollout_forward_batch_size become --ppo-epochs and --rollout-chunk.
+      writeFileSync(
+        file,
+        [
+          ...config.filter((l) => !l.startsWith('num_ppo_epochs')),
+          'num_ppo_epochs: 2',
+          'local_rollout_forward_batch_size: 16',
+        ].join('\n'),
+      );
+      const read = runCli(['estimate', '--from', file, '--model', MODEL, '--json']);
+      expect(read.status, read.stderr).toBe(0);
+      const o = (
+        JSON.parse(read.stdout) as { options: { ppoEpochs?: number; rolloutChunk?: number } }
+      ).options;
+      expect([o.ppoEpochs, o.rolloutChunk]).toEqual([2, 16]);
       writeFileSync(file, [...config, 'num_mini_batches: 2'].join('\n'));
       const bad = runCli(['estimate', '--from', file, '--model', MODEL]);
       expect(bad.status).toBe(1);

@@ -294,21 +294,24 @@ export function mapTrlObjective(
 
 /**
  * PPOConfig (trl/experimental/ppo/ppo_config.py v1.9.0): response_length is the generated tokens (max_new_tokens,
- * every response padded to it); its epochs, mini-batches and rollout chunk are TRL's defaults in the estimate
- * (objectives.ts), so other values are read and said.
+ * every response padded to it); num_ppo_epochs the optimisation epochs over each batch (--ppo-epochs) and
+ * local_rollout_forward_batch_size the sequences generated and scored at once (--rollout-chunk); its mini-batches are
+ * TRL's default in the estimate (objectives.ts), so another value is read and said.
  */
 function mapPpo(r: FieldReader, flags: FromFlags): void {
   const response = r.int('response_length', 1);
   if (response !== undefined) flags['completion-tokens'] = response;
-  for (const [key, value] of [
-    ['num_ppo_epochs', 4],
-    ['num_mini_batches', 1],
-    ['local_rollout_forward_batch_size', 64],
-  ] as const) {
-    const v = r.raw(key);
-    if (v !== undefined && v !== value)
-      throw new FromError(key, v, `${value} (TRL's default, the value vramplan's PPO model runs)`);
-  }
+  const epochs = r.int('num_ppo_epochs', 1);
+  if (epochs !== undefined) flags['ppo-epochs'] = epochs;
+  const chunk = r.int('local_rollout_forward_batch_size', 1);
+  if (chunk !== undefined) flags['rollout-chunk'] = chunk;
+  const mini = r.raw('num_mini_batches');
+  if (mini !== undefined && mini !== 1)
+    throw new FromError(
+      'num_mini_batches',
+      mini,
+      "1 (TRL's default, the value vramplan's PPO model runs)",
+    );
   for (const k of [
     'vf_coef',
     'cliprange',
