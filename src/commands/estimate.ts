@@ -160,6 +160,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     '<n>',
     'serving: LoRA adapters at --lora-rank (vLLM --max-loras, SGLang --max-loras-per-batch, llama-server one --lora each)',
   ],
+  [
+    'max-num-seqs',
+    '<n>',
+    "serving: the engine's running cap where it is above --batch (vLLM --max-num-seqs or its default): sizes its start-up sampler",
+  ],
   ['gpu', '<id>', "catalog GPU id for the fits verdict (see 'vramplan catalog gpus')"],
   [
     'framework',

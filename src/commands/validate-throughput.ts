@@ -99,7 +99,8 @@ function memoryFactsOf(
  * The sequences a serving row's engine ran at once, and whether a training row's paged states spill. A run whose
  * engine capped its running sequences below --batch (the case's max_num_seqs) runs that many and queues the rest, as
  * for the pool; its start-up profile samples one row per running slot, at that cap, not at --batch (vLLM's
- * profile_run: `_dummy_run` num_reqs = min(num_tokens, max_num_reqs), vllm/v1/worker/gpu_model_runner.py). A run
+ * profile_run: `_dummy_run` num_reqs = min(num_tokens, max_num_reqs), vllm/v1/worker/gpu_model_runner.py), also
+ * where the cap is above --batch (EstimateOptions.maxNumSeqs). A run
  * whose engine printed its KV pool's tokens (kv_pool_tokens) runs what they hold at the mean context.
  */
 export function casePool(
@@ -112,7 +113,9 @@ export function casePool(
   const capped =
     c.max_num_seqs === undefined
       ? options
-      : { ...options, batch: Math.min(options.batch, c.max_num_seqs) };
+      : c.max_num_seqs > options.batch
+        ? { ...options, maxNumSeqs: c.max_num_seqs }
+        : { ...options, batch: c.max_num_seqs };
   const facts = memoryFactsOf(arch, capped, gpu, c.pool_fraction, time);
   const held =
     c.kv_pool_tokens === undefined ? facts.pool : poolSequencesOf(c.kv_pool_tokens, options);

@@ -250,7 +250,8 @@ export const throughputCaseSchema = z.looseObject({
   /**
    * The engine's own cap on running sequences where the run left it at its default below the requests in flight
    * (vLLM's max_num_seqs, 256 on an A100: engines/vllm/memory.ts): the requests run that many at a time, the rest
-   * queue, as where the KV pool holds fewer (time/pool-queue.ts).
+   * queue, as where the KV pool holds fewer (time/pool-queue.ts). Above them it sizes only the start-up profile's
+   * sampler (EstimateOptions.maxNumSeqs).
    */
   max_num_seqs: z.number().int().positive().optional(),
   /**

@@ -292,6 +292,12 @@ export const EstimateOptionsSchema = z
      * adapter slots the engine preallocates at rank `loraRank` (max_lora_rank); absent = no LoRA serving.
      */
     maxLoras: count(4096).optional(),
+    /**
+     * Serving: the engine's running cap where it is above `batch` (vLLM --max-num-seqs, or its default, while fewer
+     * requests run): a paged pool's start-up profile samples one row per slot (vLLM profile_run's
+     * _dummy_sampler_run), so the sampler's bytes follow it; absent = `batch`.
+     */
+    maxNumSeqs: count(65536).optional(),
   })
   .strict();
 

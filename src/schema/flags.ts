@@ -425,6 +425,8 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
   speculativeInto(o, flags);
   if (flags['max-loras'] !== undefined) o.maxLoras = int(flags, 'max-loras', 1, 1, 4096);
+  if (flags['max-num-seqs'] !== undefined)
+    o.maxNumSeqs = int(flags, 'max-num-seqs', 1, 1, 65536);
   if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && !rollsOut(o))
@@ -447,6 +449,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     ['dp-attention', o.dpAttention === true],
     ['speculative', o.speculative !== undefined],
     ['max-loras', o.maxLoras !== undefined],
+    ['max-num-seqs', o.maxNumSeqs !== undefined],
     ['prompt-tokens', o.promptTokens !== undefined && !rollsOut(o)],
   ] as const)
     if (set && !serving)
@@ -725,6 +728,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   specTokens: 'spec-tokens',
   specAcceptance: 'spec-acceptance',
   maxLoras: 'max-loras',
+  maxNumSeqs: 'max-num-seqs',
   images: 'images',
   imagePixels: 'image-pixels',
 };

@@ -193,14 +193,15 @@ export function inferencePhases(
   const prefill = full.prefill;
   const logitRows = fw.prefillLogits === 'all' ? tokens : o.batch;
   // A paged-pool engine sizes its pool after a profiling step whose sampler runs over every sequence slot
-  // (max_num_seqs, the plan's batch) with top-k/top-p on the whole vocabulary; vLLM gathers the logits to
-  // every TP rank (V1 all_gather), so each rank holds them. llama.cpp reserves fp32 rows for one ubatch.
+  // (max_num_seqs: the plan's batch, or the server's cap where it is larger) with top-k/top-p on the whole
+  // vocabulary; vLLM gathers the logits to every TP rank (V1 all_gather), so each rank holds them. llama.cpp
+  // reserves fp32 rows for one ubatch.
   const logits = !h.hasHead
     ? 0
     : split
       ? Math.min(tokens, fw.ubatch ?? tokens) * s.V * 4
       : fw.kvCache === 'paged-pool' && fw.server
-        ? o.batch * s.V * fw.server.samplerBytesPerLogit
+        ? Math.max(o.batch, o.maxNumSeqs ?? 0) * s.V * fw.server.samplerBytesPerLogit
         : (logitRows * s.V * s.c + o.batch * s.V * 4) / tp;
   const kvTransient = fw.kvCache === 'dynamic' ? kv / Math.max(1, s.facts.totalLayers * s.lf) : 0; // torch.cat of one layer
   // bitsandbytes 4-bit dequantizes a whole weight for any input of more than one row (matmul_4bit: the gemv
