@@ -425,8 +425,7 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
   if (flags.ep !== undefined) o.ep = int(flags, 'ep', 1, 1, 4096);
   speculativeInto(o, flags);
   if (flags['max-loras'] !== undefined) o.maxLoras = int(flags, 'max-loras', 1, 1, 4096);
-  if (flags['max-num-seqs'] !== undefined)
-    o.maxNumSeqs = int(flags, 'max-num-seqs', 1, 1, 65536);
+  if (flags['max-num-seqs'] !== undefined) o.maxNumSeqs = int(flags, 'max-num-seqs', 1, 1, 65536);
   if (bool(flags, 'dp-attention')) o.dpAttention = true;
   // GRPO's prompt tokens were read with its objective (objectiveInto).
   if (flags['prompt-tokens'] !== undefined && !rollsOut(o))

@@ -109,11 +109,22 @@ function kvAndPrefill(s: Setup): { kv: number; prefill: number; state: number } 
     const kvLen = g.recurrent ? 0 : g.slidingWindow ? Math.min(g.slidingWindow, held) : held;
     // One layer's transient tensors during prefill: fp32 norm copy, q/k/v, MLP intermediates.
     const qd = g.heads * g.headDim;
+    const mlp = 3 * g.ffn * g.topK * c * prefillTokens;
+    // A serving engine's fused-MoE kernel allocates its own workspaces (ServerStart.moeWorkspace).
+    const moe =
+      g.experts > 1 && s.fw.server?.moeWorkspace
+        ? s.fw.server.moeWorkspace({
+            tokens: prefillTokens,
+            hidden: g.hidden,
+            ffn: g.ffn,
+            topK: g.topK,
+            tp,
+            c,
+          })
+        : 0;
     let layer =
-      prefillTokens *
-      (4 * g.hidden +
-        c *
-          (2 * g.hidden + Math.max(qd + g.kvHeads * 2 * g.headDim + qd, 3 * g.ffn * g.topK) / tp));
+      prefillTokens * (4 * g.hidden + c * 2 * g.hidden) +
+      Math.max(prefillTokens * c * (qd + g.kvHeads * 2 * g.headDim + qd), mlp, moe * tp) / tp;
     if (o.attention === 'eager') layer += o.batch * (g.heads / tp) * o.seq * kvLen * (4 + c);
     prefill = Math.max(prefill, layer);
   }

@@ -115,6 +115,12 @@ export interface ServerStart {
     capacityBytes: number,
     deviceName: string,
   ) => number;
+  /**
+   * One MoE layer's fused-expert workspaces in its start-up profile's forward of `tokens` tokens (bytes), where they
+   * outgrow the layer's generic MLP intermediates: they replace them in that layer's prefill transients. Absent: the
+   * generic ones.
+   */
+  moeWorkspace?: (w: Record<'tokens' | 'hidden' | 'ffn' | 'topK' | 'tp' | 'c', number>) => number;
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
+import { vllmFusedMoeWorkspace } from './fused-moe-workspace.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
 import { VLLM_MXFP4_MARLIN_MAJORS } from './mxfp4-backend.js';
 
@@ -202,6 +203,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
       cudaGraphBytes: 0,
     }),
     samplerBytesPerLogit: VLLM_SAMPLER_BYTES_PER_LOGIT,
+    // Its fused_experts workspaces at the profiled chunk (engines/vllm/fused-moe-workspace.ts).
+    moeWorkspace: vllmFusedMoeWorkspace,
     // V1 start-up raises "To serve at least one request with the models's max seq len ..." when the KV memory left
     // holds less than one max_model_len request (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py).
     poolHoldsMaxLen: true,
