@@ -16,8 +16,9 @@ import type { RunPlan } from '../../schema/measured.js';
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
  * - training: 305 rows, p90 0.378 (whyNLP/tinyllama's TinyLlama over DeepSpeed on 4 RTX A6000, +37.8%; just below it
  *   torchtitan's DeepSeek-V3-16B without activation checkpointing on 8 B200, pytorch/torchtitan#1993, +37.0%). 0.34
- *   before the torchtitan MoE rows on 8 B200 (pytorch/torchtitan#1993's six arms +33.8..+53.3%, #4605's Qwen3-30B-A3B
- *   +98.1%; docs/time-model.md "torchtitan's MoE runs on 8 H100 and 8 B200"): 297 rows, p90 0.339
+ *   before the torchtitan MoE rows on 8 B200 (pytorch/torchtitan#1993's six arms +33.8..+53.3%,
+ *   pytorch/torchtitan#4605's Qwen3-30B-A3B +98.1%; docs/time-model.md "torchtitan's MoE runs on 8 H100 and 8 B200"):
+ *   297 rows, p90 0.339
  *   (huggingface/trl#6846's 1M-token SFT of Qwen3-0.6B over context parallelism 8 on
  *   8 H100, -33.9%; its Qwen3-8B and 30B-A3B runs -33.1%, -32.4% just below). 0.32 before those rows and torchtitan's
  *   December 2024 CP rows (+50.0%, +58.0% at CP 4 and 8) were added: 257 rows, p90 0.313 (prime-rl's FSDP2 SFT of Qwen3-0.6B at 8,192 tokens on one RTX A6000, +31.3%; just
