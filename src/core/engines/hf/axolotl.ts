@@ -2,7 +2,7 @@
 import { dequantizesMxfp4, MXFP4_DEQUANTIZE_AXOLOTL } from './mxfp4-load.js';
 import { Document } from 'yaml';
 import { isAdapter, is4bit, nodesOf, TORCH_DTYPE } from '../../launch/common.js';
-import { orpoLrNote, trlGrpoLrNote, trlLearningRate, trlOrpoLrNote } from './trl-objective.js';
+import { engineOrpoRates, trlGrpoLrNote, trlLearningRate } from './trl-objective.js';
 import { DEEPSPEED_FILE } from './deepspeed.js';
 import {
   axolotlShardedLoad,
@@ -76,30 +76,21 @@ function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
 }
 
 /**
+ * ORPO with adapters: axolotl's own ORPO example, examples/mistral/orpo/mistral-qlora-orpo.yml (`rl: orpo`,
+ * `adapter: qlora`, `learning_rate: 0.0002`; axolotl-ai-cloud/axolotl@067b021c8 and v0.18.0). A full fine-tune, for
+ * which axolotl ships no ORPO example, takes TRL's (trl-objective.ts TRL_ORPO_LR): axolotl runs TRL's ORPOTrainer.
+ */
+const AXOLOTL_ORPO = engineOrpoRates(
+  2e-4,
+  "axolotl's ORPO example (examples/mistral/orpo/mistral-qlora-orpo.yml)",
+);
+
+/**
  * fp32 weights under 16-bit compute (the Trainer's dtype float32 with bf16/fp16 autocast) are not expressible in
  * axolotl: it loads the model in bf16/fp16 whenever that flag is on (resolve_dtype), and its FSDP2 preparation,
  * which replaces Accelerate's, drops Accelerate's fp32 upcast, so the run would hold 16-bit weights and optimizer
  * states. DeepSpeed keeps its own fp32 master partition, so that layout is written.
  */
-/**
- * ORPO with adapters: axolotl's own ORPO example, examples/mistral/orpo/mistral-qlora-orpo.yml (`rl: orpo`,
- * `adapter: qlora`, `learning_rate: 0.0002`; axolotl-ai-cloud/axolotl@067b021c8 and v0.18.0). A full fine-tune, for
- * which axolotl ships no ORPO example, takes TRL's (trl-objective.ts TRL_ORPO_LR): axolotl runs TRL's ORPOTrainer.
- */
-const AXOLOTL_ORPO_ADAPTER_LR = 2e-4;
-
-const axolotlLearningRate = (o: LaunchInput['options']): number =>
-  o.objective === 'orpo' && isAdapter(o) ? AXOLOTL_ORPO_ADAPTER_LR : trlLearningRate(o);
-
-const axolotlOrpoLrNote = (o: LaunchInput['options']): string | null =>
-  isAdapter(o)
-    ? orpoLrNote(
-        o,
-        AXOLOTL_ORPO_ADAPTER_LR,
-        "axolotl's ORPO example (examples/mistral/orpo/mistral-qlora-orpo.yml)",
-      )
-    : trlOrpoLrNote(o);
-
 function fp32WeightsBlocker(o: LaunchInput['options'], kind: DistKind): string | null {
   if (o.weights !== 'fp32' || floatCompute(o.compute) === 'fp32' || kind === 'deepspeed')
     return null;
@@ -148,7 +139,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
     num_epochs: 1,
     optimizer: opt.optim,
     lr_scheduler: 'cosine',
-    learning_rate: axolotlLearningRate(o),
+    learning_rate: AXOLOTL_ORPO.learningRate(o) ?? trlLearningRate(o),
     weight_decay: 0.0,
     bf16: floatCompute(o.compute) === 'bf16',
     fp16: o.compute === 'fp16',
@@ -181,7 +172,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   }
   if (axolotlShardedLoad(x, d)) notes.push(...shardedLoadKey(c));
   if (o.objective === 'grpo') notes.push(trlGrpoLrNote(o));
-  const preferenceNote = preferenceLrNote(o) ?? axolotlOrpoLrNote(o);
+  const preferenceNote = preferenceLrNote(o) ?? AXOLOTL_ORPO.note(o);
   if (preferenceNote) notes.push(preferenceNote);
   if (o.checkpointing === 'offload') c.activation_offloading = true;
   if (o.checkpointing === 'selective')

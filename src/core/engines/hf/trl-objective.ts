@@ -113,10 +113,10 @@ export const trlLearningRate = (o: EstimateOptions): number =>
  * trains from the base model with the SFT term in its loss (Hong et al. 2024, arXiv:2403.07691): its authors'
  * Mistral-ORPO runs take 5e-6 full (xfactlab/orpo@a0775357 scripts/run_mistral_orpo_beta.sh), DPO's rates are not it.
  */
-export const TRL_ORPO_LR = { full: 8e-6, adapter: 8e-5 } as const;
+const TRL_ORPO_LR = { full: 8e-6, adapter: 8e-5 } as const;
 
 /** The launch README's line for an ORPO learning rate taken from `source`, or null for another objective. */
-export const orpoLrNote = (o: EstimateOptions, lr: number, source: string): string | null =>
+const orpoLrNote = (o: EstimateOptions, lr: number, source: string): string | null =>
   o.objective === 'orpo'
     ? `learning_rate ${lr.toExponential(0)}: ${source}, not the SFT or DPO rate`
     : null;
@@ -124,6 +124,21 @@ export const orpoLrNote = (o: EstimateOptions, lr: number, source: string): stri
 /** The launch README's line for TRL's ORPO learning rate (TRL_ORPO_LR), or null for another objective. */
 export const trlOrpoLrNote = (o: EstimateOptions): string | null =>
   orpoLrNote(o, trlLearningRate(o), "TRL's ORPO example (examples/scripts/orpo.py at v1.9.0)");
+
+/**
+ * An engine's ORPO rates beside TRL's: with adapters `adapterLr`, its own ORPO example's (`source`); a full fine-tune,
+ * for which it ships no ORPO example, takes TRL's (TRL_ORPO_LR), the ORPOTrainer it runs.
+ */
+export function engineOrpoRates(adapterLr: number, source: string) {
+  return {
+    /** ORPO's starting learning rate, or null for another objective. */
+    learningRate: (o: EstimateOptions): number | null =>
+      o.objective !== 'orpo' ? null : isAdapter(o) ? adapterLr : TRL_ORPO_LR.full,
+    /** The launch README's line for it, or null for another objective. */
+    note: (o: EstimateOptions): string | null =>
+      isAdapter(o) ? orpoLrNote(o, adapterLr, source) : trlOrpoLrNote(o),
+  };
+}
 
 /** The launch README's line for GRPO's learning rate. */
 export const trlGrpoLrNote = (o: EstimateOptions): string =>

@@ -24,7 +24,7 @@ import { loraAlpha } from '../../launch/common.js';
 import { needsRocmTorch, withRocmTorch } from '../../launch/rocm-torch.js';
 import { vllmRocmLines } from '../vllm/rocm-wheel.js';
 import { trainerOptim } from '../hf/trainer.js';
-import { orpoLrNote, TRL_ORPO_LR, trlOrpoLrNote } from '../hf/trl-objective.js';
+import { engineOrpoRates } from '../hf/trl-objective.js';
 import { UNSLOTH_TORCH } from './profile.js';
 import { UNSLOTH_MEMORY } from './memory.js';
 import { loadsPerRoleReexport } from '../../memory/setup.js';
@@ -206,7 +206,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
     notes.push(
       "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
     );
-  const preferenceNote = preferenceLrNote(o) ?? unslothOrpoLrNote(o);
+  const preferenceNote = preferenceLrNote(o) ?? UNSLOTH_ORPO.note(o);
   if (preferenceNote) notes.push(preferenceNote);
   const sft = sftConfig(x, opt.optim, gc);
   // DPO / GRPO: TRL's trainer and its config block instead of SFTConfig (objective.ts).
@@ -349,25 +349,17 @@ function embeddingTrainer(
   return { unsloth_trainer: { embedding_learning_rate: lr } };
 }
 
-/** The SFTConfig block (the DPO / GRPO blocks start from it: objective.ts). */
 /**
- * ORPO's starting learning rate, or null for another objective. Adapters: 5e-5, what Unsloth's ORPO notebook runs
- * (unslothai/notebooks@bdda2efc nb/Llama3_(8B)-ORPO.ipynb sets no learning_rate, and Unsloth's UnslothORPOConfig
- * defaults it to 5e-05: unsloth/models/rl.py `replacements` over TRL's config signature, unslothai/unsloth@015bdef0).
- * Full: Unsloth ships no full ORPO notebook; TRL's ORPO example's (hf/trl-objective.ts TRL_ORPO_LR).
+ * ORPO with adapters: 5e-5, what Unsloth's ORPO notebook runs (unslothai/notebooks@bdda2efc nb/Llama3_(8B)-ORPO.ipynb
+ * sets no learning_rate, and Unsloth's UnslothORPOConfig defaults it to 5e-05: unsloth/models/rl.py `replacements`
+ * over TRL's config signature, unslothai/unsloth@015bdef0). Full: Unsloth ships no full ORPO notebook; TRL's.
  */
-const UNSLOTH_ORPO_ADAPTER_LR = 5e-5;
-const unslothOrpoLearningRate = (o: EstimateOptions): number | null =>
-  o.objective !== 'orpo' ? null : isAdapter(o) ? UNSLOTH_ORPO_ADAPTER_LR : TRL_ORPO_LR.full;
-const unslothOrpoLrNote = (o: EstimateOptions): string | null =>
-  isAdapter(o)
-    ? orpoLrNote(
-        o,
-        UNSLOTH_ORPO_ADAPTER_LR,
-        "Unsloth's ORPO notebook (nb/Llama3_(8B)-ORPO.ipynb, UnslothORPOConfig's default)",
-      )
-    : trlOrpoLrNote(o);
+const UNSLOTH_ORPO = engineOrpoRates(
+  5e-5,
+  "Unsloth's ORPO notebook (nb/Llama3_(8B)-ORPO.ipynb, UnslothORPOConfig's default)",
+);
 
+/** The SFTConfig block (the DPO / GRPO blocks start from it: objective.ts). */
 function sftConfig(
   x: LaunchInput,
   optim: string,
@@ -380,12 +372,12 @@ function sftConfig(
     per_device_train_batch_size: o.batch,
     gradient_accumulation_steps: x.gradAccum,
     // GRPO: Unsloth's GRPO notebooks' 5e-6 (unslothai/notebooks bdda2efc nb/Llama3.1_(8B)-GRPO.ipynb,
-    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); ORPO: unslothOrpoLearningRate; DPO, KTO:
+    // nb/Qwen2.5_(3B)-GRPO.ipynb, nb/Gemma3_(1B)-GRPO.ipynb); ORPO: UNSLOTH_ORPO; DPO, KTO:
     // preferenceLearningRate (its DPO notebook's 5e-6 for adapters); the SFT rate otherwise.
     learning_rate:
       o.objective === 'grpo'
         ? 5e-6
-        : (unslothOrpoLearningRate(o) ?? preferenceLearningRate(o) ?? learningRate(o)),
+        : (UNSLOTH_ORPO.learningRate(o) ?? preferenceLearningRate(o) ?? learningRate(o)),
     lr_scheduler_type: 'cosine',
     // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
     warmup_steps: 5,
