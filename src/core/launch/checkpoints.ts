@@ -55,37 +55,29 @@ function published(): Readonly<Record<string, readonly PublishedRepo[]>> {
 }
 
 /**
- * The published repository in `weights` of the model `hfId`, or undefined: listed under it as a base model, or
- * quantized from it (`quantizedFrom`: an instruction-tuned release the catalog resolves to its base's entry).
+ * The published repositories of the model `hfId`: those listed under it as a base model, or, where it is not listed,
+ * those quantized from it (`quantizedFrom`: an instruction-tuned release the catalog resolves to its base's entry).
  */
-function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
+function publishedRepos(hfId: string): readonly PublishedRepo[] {
   // Hub ids are case-insensitive (a catalog alias or a --model flag may spell one in another case).
   const id = hfId.toLowerCase();
   const table = published();
   const base = Object.keys(table).find((k) => k.toLowerCase() === id);
-  if (base !== undefined) return table[base]?.find((c) => c.weights === weights)?.repo;
-  for (const list of Object.values(table))
-    for (const c of list)
-      if (c.weights === weights && c.quantizedFrom?.toLowerCase() === id) return c.repo;
-  return undefined;
+  if (base !== undefined) return table[base] ?? [];
+  return Object.values(table).flatMap((list) =>
+    list.filter((c) => c.quantizedFrom?.toLowerCase() === id),
+  );
 }
 
-/**
- * The weight formats of the published repositories of the model `hfId` (listed under it, or quantized from it:
- * publishedRepo's two ways), in the catalog's order; [] for none.
- */
+/** The published repository in `weights` of the model `hfId` (publishedRepos), or undefined. */
+function publishedRepo(hfId: string, weights: WeightDtype): string | undefined {
+  return publishedRepos(hfId).find((c) => c.weights === weights)?.repo;
+}
+
+/** The weight formats of the model `hfId`'s published repositories (publishedRepos), in the catalog's order. */
 export function publishedFormats(hfId: string | null): WeightDtype[] {
   if (hfId === null) return [];
-  const id = hfId.toLowerCase();
-  const out: WeightDtype[] = [];
-  for (const [base, list] of Object.entries(published()))
-    for (const c of list)
-      if (
-        (base.toLowerCase() === id || c.quantizedFrom?.toLowerCase() === id) &&
-        !out.includes(c.weights)
-      )
-        out.push(c.weights);
-  return out;
+  return [...new Set(publishedRepos(hfId).map((c) => c.weights))];
 }
 
 /**
