@@ -84,6 +84,8 @@ export const throughputCaseSchema = z.looseObject({
    * (vLLM's V0 engine) TimeOptions.v0Scheduler.
    */
   scheduler: z.enum(['serial', 'overlapped', 'v0']).optional(),
+  /** A 'v0' row whose server ran with `--enable-chunked-prefill`: sets TimeOptions.v0ChunkedPrefill. */
+  chunked_prefill: z.literal(true).optional(),
   /**
    * What the source timed: 'llama-bench' = llama_decode alone (llama-bench, or llama.cpp main's "eval time"), no
    * server loop and no sampling in the timed part; sets TimeOptions.decodeOnly. 'llama-bench-pp' = llama-bench's prompt

@@ -87,6 +87,14 @@ export interface TimeOptions {
    */
   v0Scheduler?: boolean;
   /**
+   * With v0Scheduler: the V0 engine ran with chunked prefill on (`--enable-chunked-prefill`), whose scheduler batches
+   * the running decodes first and then prefill chunks into the same forward (vllm-project/vllm
+   * docs/source/models/performance.rst, "Chunked Prefill"), so a neighbour's prefill shares the decode step's read of
+   * the weights as under V1. No flag sets it; `validate --throughput` does for published rows whose command turned it
+   * on (their `chunked_prefill`).
+   */
+  v0ChunkedPrefill?: boolean;
+  /**
    * The timing covers the engine's forward pass only (llama-bench's test_gen: llama_decode, synchronize, a random
    * next token): the engine's per-step server loop and per-sequence sampling are not in it. No flag sets it;
    * `validate --throughput` does for published rows timed that way (their `harness`).

@@ -109,5 +109,8 @@ describe('an eagerly launched prefill (SGLang)', () => {
     expect(gpuPrefill() - stall(t)).toBeGreaterThan(3e-3);
     // The V0 engine prefilled in a step of its own: the whole prefill.
     expect(stall({ ...t, v0Scheduler: true })).toBeCloseTo(gpuPrefill(), 9);
+    // A V0 server with --enable-chunked-prefill batched the decodes and the prefill chunks into one forward.
+    const v0Chunked = { ...t, v0Scheduler: true, v0ChunkedPrefill: true };
+    expect(gpuPrefill() - stall(v0Chunked)).toBeGreaterThan(3e-3);
   });
 });

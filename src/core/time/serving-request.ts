@@ -56,8 +56,11 @@ export function servingTime(
   const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
   // The host's launches of its eager extend forwards, as many as the engine chunks the prompt into.
   const host = chunkedPrefillHostSeconds(m, o, r, fresh, t, engine);
-  // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own).
-  const inStep = FRAMEWORKS[o.framework].prefillInDecodeStep === true && !t.v0Scheduler;
+  // A prompt chunked into the decode steps shares their weight read (V0 rows: a prefill step of its own, unless the
+  // V0 server ran with chunked prefill on, which batches the decodes and then prefill chunks into one forward).
+  const inStep =
+    FRAMEWORKS[o.framework].prefillInDecodeStep === true &&
+    (t.v0Scheduler !== true || t.v0ChunkedPrefill === true);
   // Through a kernel that tiles its rows (m-blocks.ts), the prompt's rows join the step's: the passes the step's rows
   // and its together take beyond the step's own, not its own FLOPs.
   const read = prefillWeightSeconds(o, r, tr);
