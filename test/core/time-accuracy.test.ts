@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -423,8 +423,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (1032: 1019 out of sample, 13 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1032);
+  it('scores every scorable case (1051: 1038 out of sample, 13 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1051);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -810,6 +810,9 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^perfmodel-/, 'perfmodel'],
   [/^yobitel-/, 'yobitel'],
   [/^calebcoffie-/, 'calebcoffie'],
+  [/^gpsoss120-/, 'gpsoss120'],
+  [/^wmx-/, 'wmx'],
+  [/^llamacpp-20835-/, 'llamacpp20835'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1333,11 +1336,22 @@ const FIELD_BARS = {
   // calebcoffie.com: Gemma-3 4b-it Q4_K_M tg_512 and tg_1024 on one RTX 3090 under llama.cpp's CUDA build of 2026: +20.3%,
   // +18.4% (scored before any change; as the tt521 Gemma 3 rows under vLLM, docs/time-model.md "Gemma 3 at batch 1").
   'calebcoffie kind:decode engine:llama.cpp': { count: 2, median: 0.194, p90: 0.204 },
+  // GPUStack's gpt-oss-120b pages (docs/performance-lab/gpt-oss-120b/h100.md under vLLM v0.10.2, a100.md under v0.11.0):
+  // ShareGPT loops of 4 (-0.3..+6.0%), random 2K/4K bursts of 500 on one card (-8.1..+12.6%) and over TP 2 with async
+  // scheduling (+54.6%, +52.2%), 32K bursts of 100 (+29.8%, +41.3%), scored before any change (docs/time-model.md "A fourth
+  // mainstream sample").
+  'gpsoss120 kind:serving engine:vllm': { count: 12, median: 0.077, p90: 0.523 },
+  // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
+  // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
+  'wmx kind:serving engine:vllm': { count: 6, median: 0.076, p90: 0.095 },
+  // ggml-org/llama.cpp#20835: Qwen3-30B-A3B UD-Q4_K_XL tg128 on an RTX 5090 under Windows, build 8322: +57.8% (scored before
+  // any change).
+  'llamacpp20835 kind:decode engine:llama.cpp': { count: 1, median: 0.579, p90: 0.579 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 579 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(579);
+  it('scores the 598 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(598);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1560,8 +1574,9 @@ const ENGINE_BARS = {
   // ggml-org/llama.cpp#8215's eight IQ3_XXS microbatch rows on an RTX 3090 and 4090 (-20.7..+54.7%) and Unsloth's
   // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%. With
   // willettAMT/perf-analysis-modeling-project's L40S tg128 (-7.0%) and calebcoffie.com's two Gemma 3 4B rows on an RTX 3090
-  // (+20.3%, +18.4%), scored before any change, 156 rows, 7.0% / 21.3%.
-  'decode engine:llama.cpp': { count: 156, median: 0.073, p90: 0.221 },
+  // (+20.3%, +18.4%), scored before any change, 156 rows, 7.0% / 21.3%. With ggml-org/llama.cpp#20835's RTX 5090 tg128
+  // (+57.8%, scored before any change), 157 rows, 7.0% / 22.0%.
+  'decode engine:llama.cpp': { count: 157, median: 0.073, p90: 0.221 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls
@@ -1650,8 +1665,10 @@ const ENGINE_BARS = {
   // (-16.0..+31.8%), scored before any change: 318 rows, 11.6% / 47.9%; 11.3% / 47.9% with vLLM's awq_gemm kept to 255
   // tokens (the gpsquant 4090 and A100 AWQ bursts -23.3% -> -1.0%, -21.9% -> -5.4%, the H100 one +59.4% -> +86.7%).
   // With Michaelvll/llm-ie-benchmarks' eight vLLM 0.8.4 DeepSeek-R1 H200 runs (+16.6..+66.4%) and yobitelcomm/bench's three
-  // H100 closed loops (-1.2..+47.5%), scored before any change: 329 rows, 11.5% / 47.9%.
-  'serving engine:vllm': { count: 329, median: 0.121, p90: 0.52 },
+  // H100 closed loops (-1.2..+47.5%), scored before any change: 329 rows, 11.5% / 47.9%. With GPUStack's twelve gpt-oss-120b
+  // rows on an H100 and an A100 (-8.1..+54.6%) and ai.wmx.dev's six L4 closed loops (-9.4..-5.9%), scored before any change:
+  // 347 rows, 11.2% / 47.5%.
+  'serving engine:vllm': { count: 347, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1730,7 +1747,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-)/;
+      /^(amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|wmx-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
