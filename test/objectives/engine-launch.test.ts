@@ -133,6 +133,8 @@ describe('Unsloth GRPO and DPO launch', () => {
         beta: 0.1,
         precompute_ref_log_probs: x.options.reference === 'precomputed',
         max_length: x.options.seq,
+        // TRL 0.24.0 DPOConfig's max_prompt_length=512 would cut every prompt to its last 512 tokens.
+        max_prompt_length: null,
       });
       expect(args.dpo_config).not.toHaveProperty('packing');
       const py = f['train_unsloth.py']!;
@@ -160,6 +162,8 @@ describe('Unsloth GRPO and DPO launch', () => {
       // ORPOConfig / KTOConfig (TRL 0.24.0) take neither padding_free nor packing.
       expect(block).not.toHaveProperty('padding_free');
       expect(block).not.toHaveProperty('packing');
+      // They cut the prompt only where prompt + completion pass max_length: TRL's default is left.
+      expect(block).not.toHaveProperty('max_prompt_length');
       const py = f['train_unsloth.py']!;
       const cls = name.toUpperCase();
       expect(py).toContain(`from trl import ${cls}Config, ${cls}Trainer`);

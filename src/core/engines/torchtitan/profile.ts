@@ -21,7 +21,9 @@ export const TORCHTITAN_PROFILE: EngineProfile = {
   methods: ['full'],
   objectives: ['sft'],
   maxDp: Infinity,
-  fp16: true,
+  // training.mixed_precision_param takes "bfloat16" or "float32" only (rule torchtitan-no-fp16, config/configs.py
+  // L94): a GPU without bf16 gets no fp16 fallback on torchtitan (plan/loop.ts hardwareGate).
+  fp16: false,
   // torchtitan's TP plan: SequenceParallel on the norms, loss_parallel on unless disabled
   // (https://github.com/pytorch/torchtitan: JobConfig parallelism.disable_loss_parallel = false).
   tpShardsNormsAndLoss: true,

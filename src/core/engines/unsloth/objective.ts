@@ -3,7 +3,8 @@
  * the from_pretrained kwargs of GRPO's shared-weights vLLM rollout, and train_unsloth.py for those trainers.
  *
  * Sources (the keys were read there):
- * - TRL v0.24.0 (the trl<=0.24.0 cap of unsloth 2026.8.19): trl/trainer/dpo_config.py (max_length L323,
+ * - TRL v0.24.0 (the trl<=0.24.0 cap of unsloth 2026.8.19; huggingface/trl@04fd1203af4fc1e629f58e0ac0d0c5bb95f82a45):
+ *   trl/trainer/dpo_config.py (max_prompt_length L315, max_length L323,
  *   padding_free L335, precompute_ref_log_probs L344, beta L392 default 0.1) and trl/trainer/grpo_config.py
  *   (max_prompt_length L300, num_generations L306, max_completion_length L313, steps_per_generation L339,
  *   use_vllm L399, vllm_mode L406, beta L479 default 0.0; no max_length, padding_free or packing),
@@ -99,6 +100,11 @@ export function unslothObjectiveArgs(
   if (objective !== 'grpo') {
     config.beta = DPO_BETA;
     if (objective !== 'orpo') config.precompute_ref_log_probs = o.reference === 'precomputed';
+    // DPOConfig.max_prompt_length defaults to 512 (dpo_config.py#L315-L318 at v0.24.0) and tokenize_row keeps the
+    // last 512 prompt tokens of every pair whatever max_length is (dpo_trainer.py#L738-L739): None leaves the
+    // plan's max_length the only bound, as TRL v1.9.0's DPOConfig (no max_prompt_length) does. ORPO and KTO cut
+    // the prompt only where prompt + completion pass max_length (orpo_trainer.py#L504, kto_trainer.py#L204).
+    if (objective === 'dpo') config.max_prompt_length = null;
     return { t, config, load: {} };
   }
   // GRPOConfig has neither max_length nor padding_free (grpo_config.py v0.24.0).
