@@ -87,6 +87,13 @@ export interface TimeOptions {
    */
   v0Scheduler?: boolean;
   /**
+   * Requests a second the benchmark client sends a serving burst's `--batch` prompts at (`vllm bench serve` /
+   * `sglang.bench_serving` `--request-rate R`): request i reaches the scheduler i / R seconds after the first
+   * (time/length-spread.ts sentAt). Absent: all at once (`--request-rate inf`). Set by `--request-rate`, and by
+   * `validate --throughput` for published bursts run at a finite rate (their `request_rate`).
+   */
+  requestRate?: number;
+  /**
    * The timing covers the engine's forward pass only (llama-bench's test_gen: llama_decode, synchronize, a random
    * next token): the engine's per-step server loop and per-sequence sampling are not in it. No flag sets it;
    * `validate --throughput` does for published rows timed that way (their `harness`).
