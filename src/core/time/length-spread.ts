@@ -170,8 +170,8 @@ interface Live {
   endedAt: number;
   /** Seconds from the first send to its first token (-1 before it). */
   firstAt: number;
-  /** Seconds from the first send to its own send. */
-  arrival: number;
+  /** Seconds from the first send to its own send (absent: 0). */
+  arrival?: number;
 }
 
 /**
@@ -186,14 +186,7 @@ interface Live {
  */
 export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine): SpreadBurst {
   const s: BurstState = {
-    queue: requests.map((r) => ({
-      ...r,
-      done: 0,
-      pending: r.prompt,
-      endedAt: -1,
-      firstAt: -1,
-      arrival: r.arrival ?? 0,
-    })),
+    queue: requests.map((r) => ({ ...r, done: 0, pending: r.prompt, endedAt: -1, firstAt: -1 })),
     front: [], // preempted requests, the last pushed first back in
     head: 0,
     running: [],
@@ -213,7 +206,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   const alone0 = e.prefillAlone === true;
   while (s.head < s.queue.length || s.front.length > 0 || s.running.length > 0) {
     // Nothing runs and the next request is not sent yet: the engine idles until it arrives.
-    if (s.running.length === 0 && nextOf(s) === undefined) s.seconds = s.queue[s.head]!.arrival;
+    if (s.running.length === 0 && nextOf(s) === undefined) s.seconds = sentOf(s.queue[s.head]!);
     if (skipDecodes(s, e, budgetOf)) continue;
     admit(s, e, budgetOf - (alone0 ? 0 : decodingNow(s.running)));
     // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
@@ -287,13 +280,16 @@ function nextOf(s: BurstState): Live | undefined {
   const back = s.front[s.front.length - 1];
   if (back !== undefined) return back;
   const r = s.queue[s.head];
-  return r !== undefined && r.arrival <= s.seconds ? r : undefined;
+  return r !== undefined && sentOf(r) <= s.seconds ? r : undefined;
 }
+
+/** Seconds from the first send to a request's own. */
+const sentOf = (r: Live): number => r.arrival ?? 0;
 
 /** When the next queued request not yet sent arrives (Infinity: none waits to be sent). */
 function nextArrival(s: BurstState): number {
   const r = s.front.length === 0 ? s.queue[s.head] : undefined;
-  return r !== undefined && r.arrival > s.seconds ? r.arrival : Infinity;
+  return r !== undefined && sentOf(r) > s.seconds ? sentOf(r) : Infinity;
 }
 
 /** Requests whose prefill is done, among the running ones (a count: the loop runs thousands of steps). */
@@ -372,8 +368,8 @@ function endStep(s: BurstState, alone: boolean): void {
     // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
     if (r.done === 0) {
       r.firstAt = s.seconds;
-      s.ttftSumSeconds += s.seconds - r.arrival;
-      s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds - r.arrival);
+      s.ttftSumSeconds += s.seconds - sentOf(r);
+      s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds - sentOf(r));
     }
     r.done++;
     if (r.done >= r.output) {
