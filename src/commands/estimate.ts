@@ -192,6 +192,11 @@ export const TIME_FLAGS: readonly [string, string | null, string][] = [
     '<family>',
     'quantized kernels: bnb, gptq, awq, exl2, marlin, torchao, hqq, cutlass, gguf',
   ],
+  [
+    'request-rate',
+    '<req/s>',
+    'serving burst: requests a second the client sends the --batch prompts at, request i at i/rate (vllm bench serve / sglang.bench_serving --request-rate; default inf, all at once)',
+  ],
 ];
 
 /** Image inputs of multimodal models (the vision tokens join the sequence): estimate only. */

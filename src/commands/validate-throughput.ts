@@ -200,6 +200,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.scheduler === 'v0') time.v0Scheduler = true;
   // A V0 row whose server ran with chunked prefill on (the case says so).
   if (c.scheduler === 'v0' && c.chunked_prefill === true) time.v0ChunkedPrefill = true;
+  // A burst whose client sent its prompts at a finite rate (the case says so).
+  if (c.request_rate !== undefined) time.requestRate = c.request_rate;
   // A row timed around llama_decode alone (llama-bench): no server loop or sampling (the case says so).
   if (c.harness === 'llama-bench' || c.harness === 'llama-bench-pp') time.decodeOnly = true;
   // llama-bench's prompt test at microbatch B: only the batch's last token is output, so a step reads no lm_head.

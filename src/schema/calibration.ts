@@ -278,6 +278,12 @@ export const throughputCaseSchema = z.looseObject({
     .object({ name: z.string().min(1), sampler: z.string().min(1) })
     .strict()
     .optional(),
+  /**
+   * Requests a second the client sent a burst's (batch_latency_s) prompts at, where the source states a finite
+   * `--request-rate`: request i reaches the scheduler i / rate seconds after the first (TimeOptions.requestRate,
+   * time/length-spread.ts sentAt). Absent: all sent at once.
+   */
+  request_rate: z.number().positive().finite().optional(),
 });
 export const throughputFileSchema = z.array(throughputCaseSchema);
 export type ThroughputCase = z.infer<typeof throughputCaseSchema>;

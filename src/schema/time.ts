@@ -2,6 +2,7 @@
  * Time flags of the estimate contract (docs/DESIGN.md "Time"): parsed beside EstimateOptions, with the same
  * one-line FlagError for a bad value.
  */
+import { z } from 'zod';
 import type { EstimateOptions, Framework, WeightDtype } from './estimate.js';
 import { GGUF_ONLY } from './estimate.js';
 import { FlagError, type RawFlags } from './flags.js';
@@ -94,6 +95,13 @@ export interface TimeOptions {
    * on (their `chunked_prefill`).
    */
   v0ChunkedPrefill?: boolean;
+  /**
+   * Requests a second the benchmark client sends a serving burst's `--batch` prompts at (`vllm bench serve` /
+   * `sglang.bench_serving` `--request-rate R`): request i reaches the scheduler i / R seconds after the first
+   * (time/length-spread.ts sentAt). Absent: all at once (`--request-rate inf`). Set by `--request-rate`, and by
+   * `validate --throughput` for published bursts run at a finite rate (their `request_rate`).
+   */
+  requestRate?: number;
   /**
    * The timing covers the engine's forward pass only (llama-bench's test_gen: llama_decode, synchronize, a random
    * next token): the engine's per-step server loop and per-sequence sampling are not in it. No flag sets it;
@@ -602,5 +610,25 @@ export function timeOptionsFromFlags(
       );
     t.quantFormat = qf as QuantFormat;
   }
+  const rate = requestRateOf(flags, o);
+  if (rate !== undefined) t.requestRate = rate;
   return t;
+}
+
+/** `--request-rate`: requests a second above 0, or inf (every prompt sent at once, the clients' default). */
+const RequestRateSchema = z.union([z.literal('inf'), z.coerce.number().positive()]);
+
+/**
+ * `--request-rate R` (serving): the rate the client sends the burst's --batch prompts at (TimeOptions.requestRate);
+ * undefined where absent or inf (all at once). Throws FlagError naming the flag, the value and what is allowed.
+ */
+function requestRateOf(flags: RawFlags, o: EstimateOptions): number | undefined {
+  const v = flags['request-rate'];
+  if (v === undefined || v === null) return undefined;
+  const parsed = RequestRateSchema.safeParse(typeof v === 'string' ? v.trim() : v);
+  if (!parsed.success || (typeof v === 'string' && v.trim() === ''))
+    throw new FlagError('request-rate', v, 'requests a second above 0, or inf (all sent at once)');
+  if (o.method !== 'inference')
+    throw new FlagError('request-rate', v, 'only with --method inference');
+  return parsed.data === 'inf' || !Number.isFinite(parsed.data) ? undefined : parsed.data;
 }

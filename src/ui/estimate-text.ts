@@ -136,7 +136,7 @@ export function timeLines(t: TimeResult): string[] {
     const b = t.burst;
     if (b)
       out.push(
-        `  burst of ${b.requests} requests sent at once: ${formatSeconds(b.ttftMeanSeconds)} mean to first token ` +
+        `  burst of ${b.requests} requests sent ${sentAs(t.settings.requestRate)}: ${formatSeconds(b.ttftMeanSeconds)} mean to first token ` +
           `(the last ${formatSeconds(b.ttftMaxSeconds)}: ${b.prefillSteps} prefill steps of ${tps(b.chunkTokens)} tokens), ` +
           `${tps(b.outputTokensPerSecond)} output tokens/s over the run` +
           (b.durationSeconds === undefined ? '' : ` of ${formatSeconds(b.durationSeconds)}`),
@@ -168,3 +168,7 @@ export function timeLines(t: TimeResult): string[] {
     out.push(`  prefill of the whole batch: ${formatSeconds(prefill.seconds)}`);
   return out;
 }
+
+/** How a burst's requests were sent: at once, or at --request-rate (its TTFTs from each request's send). */
+const sentAs = (rate: number | undefined): string =>
+  rate === undefined ? 'at once' : `at ${rate} a second`;

@@ -48,6 +48,19 @@ describe('estimate: bad time flags', () => {
   it('--interconnect infiniband', () =>
     rejects(['--interconnect', 'infiniband'], '--interconnect', 'nvlink, pcie'));
   it('--inter-node-gbps -5', () => rejects(['--inter-node-gbps', '-5'], '--inter-node-gbps'));
+  const serving = ['--method', 'inference', '--framework', 'vllm', '--batch', '8'];
+  it('--request-rate 0', () =>
+    rejects(
+      [...serving, '--request-rate', '0'],
+      "--request-rate: got '0'",
+      'requests a second above 0, or inf',
+    ));
+  it('--request-rate -2', () =>
+    rejects([...serving, '--request-rate', '-2'], "--request-rate: got '-2'", 'above 0'));
+  it('--request-rate fast', () =>
+    rejects([...serving, '--request-rate', 'fast'], "--request-rate: got 'fast'", 'or inf'));
+  it('--request-rate on a training run', () =>
+    rejects(['--request-rate', '10'], '--request-rate', 'only with --method inference'));
 });
 
 describe('estimate: --power-limit takes watts or a fraction', () => {

@@ -38,6 +38,8 @@ export interface LengthShape {
 export interface SpreadRequest {
   prompt: number;
   output: number;
+  /** Seconds from the first send to this request's (absent: 0, a burst sent at once). */
+  arrival?: number;
 }
 
 /** The value at quantile u (0..1) of a table at percent levels, linear between levels, flat past the last. */
@@ -139,9 +141,14 @@ export interface SpreadBurst {
   preemptions: number;
   /** Sequences running, averaged over the decode steps. */
   meanRunning: number;
+  /** The most sequences running in one step. */
+  peakRunning: number;
   /** Tokens prefilled: every prompt, and what the preempted requests prefilled again. */
   prefilledTokens: number;
-  /** Seconds from the send to each request's first token (the end of the step that ends its first prefill): sum, max. */
+  /**
+   * Seconds from each request's own send to its first token (the end of the step that ends its first prefill): sum,
+   * max.
+   */
   ttftSumSeconds: number;
   ttftMaxSeconds: number;
   /**
@@ -161,8 +168,10 @@ interface Live {
   pending: number;
   /** The step whose prefill ended it (its first token comes with that step). */
   endedAt: number;
-  /** Seconds from the send to its first token (-1 before it). */
+  /** Seconds from the first send to its first token (-1 before it). */
   firstAt: number;
+  /** Seconds from the first send to its own send (absent: 0). */
+  arrival?: number;
 }
 
 /**
@@ -186,6 +195,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     steps: 0,
     preemptions: 0,
     runningSteps: 0,
+    peakRunning: 0,
     prefilledTokens: 0,
     ttftSumSeconds: 0,
     ttftMaxSeconds: 0,
@@ -194,11 +204,14 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
   };
   const budgetOf = e.budgetTokens ?? Infinity;
   const alone0 = e.prefillAlone === true;
-  while (nextOf(s) !== undefined || s.running.length > 0) {
+  while (s.head < s.queue.length || s.front.length > 0 || s.running.length > 0) {
+    // Nothing runs and the next request is not sent yet: the engine idles until it arrives.
+    if (s.running.length === 0 && nextOf(s) === undefined) s.seconds = sentOf(s.queue[s.head]!);
     if (skipDecodes(s, e, budgetOf)) continue;
     admit(s, e, budgetOf - (alone0 ? 0 : decodingNow(s.running)));
     // This step's prefill: each prefilling request's chunk, in admission order, out of what the decodes leave.
     const wasDecoding = decodingNow(s.running);
+    s.peakRunning = Math.max(s.peakRunning, s.running.length);
     let room = budgetOf - (alone0 ? 0 : wasDecoding);
     let prefilled = 0;
     let ended = 0;
@@ -231,6 +244,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     steps: s.steps,
     preemptions: s.preemptions,
     meanRunning: s.steps > 0 ? s.runningSteps / s.steps : 0,
+    peakRunning: s.peakRunning,
     prefilledTokens: s.prefilledTokens,
     ttftSumSeconds: s.ttftSumSeconds,
     ttftMaxSeconds: s.ttftMaxSeconds,
@@ -250,6 +264,7 @@ interface BurstState {
   steps: number;
   preemptions: number;
   runningSteps: number;
+  peakRunning: number;
   prefilledTokens: number;
   ttftSumSeconds: number;
   ttftMaxSeconds: number;
@@ -257,8 +272,25 @@ interface BurstState {
   tpotRequests: number;
 }
 
-/** The next request to admit: the last preempted first, then the queue in order. */
-const nextOf = (s: BurstState): Live | undefined => s.front[s.front.length - 1] ?? s.queue[s.head];
+/**
+ * The next request to admit: the last preempted first, then the queue in order, once it has arrived (a scheduler
+ * admits at a step's start what has reached it; a request sent during a step waits for the next).
+ */
+function nextOf(s: BurstState): Live | undefined {
+  const back = s.front[s.front.length - 1];
+  if (back !== undefined) return back;
+  const r = s.queue[s.head];
+  return r !== undefined && sentOf(r) <= s.seconds ? r : undefined;
+}
+
+/** Seconds from the first send to a request's own. */
+const sentOf = (r: Live): number => r.arrival ?? 0;
+
+/** When the next queued request not yet sent arrives (Infinity: none waits to be sent). */
+function nextArrival(s: BurstState): number {
+  const r = s.front.length === 0 ? s.queue[s.head] : undefined;
+  return r !== undefined && sentOf(r) > s.seconds ? sentOf(r) : Infinity;
+}
 
 /** Requests whose prefill is done, among the running ones (a count: the loop runs thousands of steps). */
 function decodingNow(running: readonly Live[]): number {
@@ -280,8 +312,10 @@ function skipDecodes(s: BurstState, e: SpreadEngine, budgetOf: number): boolean 
   const skip = decodeOnlySteps(s.running, nextOf(s), e, s.used, budgetOf);
   if (skip <= 0) return false;
   const n = s.running.length;
+  // Only until the next request is sent: the step after its arrival may admit it.
+  const until = nextArrival(s);
   let j = 0;
-  for (; j < skip && !(s.used + n > e.poolTokens && n > 1); j++) {
+  for (; j < skip && !(s.used + n > e.poolTokens && n > 1) && s.seconds < until; j++) {
     s.seconds += e.stepSeconds(n, s.used);
     s.runningSteps += n;
     s.used += n;
@@ -334,8 +368,8 @@ function endStep(s: BurstState, alone: boolean): void {
     // Its first token: a prefill that ended in this step before any output (a preempted one has output already).
     if (r.done === 0) {
       r.firstAt = s.seconds;
-      s.ttftSumSeconds += s.seconds;
-      s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds);
+      s.ttftSumSeconds += s.seconds - sentOf(r);
+      s.ttftMaxSeconds = Math.max(s.ttftMaxSeconds, s.seconds - sentOf(r));
     }
     r.done++;
     if (r.done >= r.output) {
@@ -392,7 +426,8 @@ const SHUFFLES = 8;
  * SHUFFLES orders), never shorter than the same burst at the means. Run step by step, a slightly wider spread can
  * finish a few steps sooner than the mean's: requests of one length fill the pool in step and preempt together, and
  * a ragged last wave packs differently (list scheduling's anomaly; 1-2% at 500 requests on 16 slots and a tenth of
- * ShareGPT's spread). The spread's own cost is what this adds to the mean's.
+ * ShareGPT's spread). The spread's own cost is what this adds to the mean's. `requestRate`: the requests are sent
+ * one after another at that many a second (sentAt); Infinity, all at once.
  */
 export function spreadBurstSeconds(
   shape: LengthShape,
@@ -401,12 +436,13 @@ export function spreadBurstSeconds(
   meanOutput: number,
   e: SpreadEngine,
   spread = 1,
+  requestRate = Infinity,
 ): { seconds: number; burst: SpreadBurst; atMean: SpreadBurst } {
-  const atMean = spreadBurst(spreadRequests(shape, batch, meanPrompt, meanOutput, 0), e);
+  const draw = (sp: number, seed: number): SpreadRequest[] =>
+    sentAt(spreadRequests(shape, batch, meanPrompt, meanOutput, sp, seed), requestRate);
+  const atMean = spreadBurst(draw(0, 1), e);
   if (spread === 0) return { seconds: atMean.seconds, burst: atMean, atMean };
-  const runs = Array.from({ length: SHUFFLES }, (_, i) =>
-    spreadBurst(spreadRequests(shape, batch, meanPrompt, meanOutput, spread, i + 1), e),
-  );
+  const runs = Array.from({ length: SHUFFLES }, (_, i) => spreadBurst(draw(spread, i + 1), e));
   const avg = (f: (b: SpreadBurst) => number): number =>
     runs.reduce((a, b) => a + f(b), 0) / SHUFFLES;
   const burst: SpreadBurst = {
@@ -414,6 +450,7 @@ export function spreadBurstSeconds(
     steps: avg((b) => b.steps),
     preemptions: avg((b) => b.preemptions),
     meanRunning: avg((b) => b.meanRunning),
+    peakRunning: Math.max(...runs.map((b) => b.peakRunning)),
     prefilledTokens: avg((b) => b.prefilledTokens),
     ttftSumSeconds: avg((b) => b.ttftSumSeconds),
     ttftMaxSeconds: avg((b) => b.ttftMaxSeconds),
@@ -421,6 +458,20 @@ export function spreadBurstSeconds(
     tpotRequests: avg((b) => b.tpotRequests),
   };
   return { seconds: Math.max(burst.seconds, atMean.seconds), burst, atMean };
+}
+
+/**
+ * Requests sent at `rate` a second: request i (0-based, in the queue's order) at i / rate seconds after the first, the
+ * expected send time of the benchmarks' clients, which send a request and then sleep a random interval of mean 1 / rate
+ * before the next (vllm-project/vllm@0049e29c41fd383bda519a3f250e3227713081ef benchmarks/benchmark_serving.py
+ * `get_request`: `np.random.gamma(shape=burstiness, scale=1 / (rate * burstiness))`;
+ * sgl-project/sglang@0033168f0f58b2bc05aa0273bd475d9c01bafb1c python/sglang/bench_serving.py `get_request`:
+ * `np.random.exponential(1.0 / request_rate)`). The intervals are taken at their mean, not drawn (docs/assumptions.md).
+ * Infinity: the requests unchanged (all sent at once).
+ */
+export function sentAt(requests: SpreadRequest[], rate: number): SpreadRequest[] {
+  if (!Number.isFinite(rate)) return requests;
+  return requests.map((r, i) => ({ ...r, arrival: i / rate }));
 }
 
 /** The context a decode step is timed at, rounded to this many tokens (a step's cost moves little within it). */
@@ -431,7 +482,8 @@ const CTX_GRAIN = 16;
  * run at most `slots` at once on a pool of `poolTokens`, as `spreadBurst` runs it: each decode step the one of the
  * batch that runs it at the running sequences' mean context, a prompt token's prefill that of a wave of `wave` mean
  * prompts (the static batch's, time/serving-request.ts staticBatchSeconds), at most `budgetTokens` scheduled a step
- * where given. The frontend bounds it from below as it does a static batch (time/frontend.ts).
+ * where given, sent at `t.requestRate` a second where the run set one (sentAt). The frontend bounds it from below as it
+ * does a static batch (time/frontend.ts).
  */
 export function spreadBatchSeconds(
   model: Arch,
@@ -480,6 +532,6 @@ export function spreadBatchSeconds(
     stepSeconds,
     prefillSecondsPerToken,
   };
-  const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread);
+  const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread, t.requestRate);
   return { ...b, seconds: Math.max(b.seconds, frontendSeconds(o, t, o.batch, out)) };
 }

@@ -73,7 +73,10 @@ export const burstSteps = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): b
 /**
  * The burst at the means run step by step (undefined: the engine has no budget). Its duration is the run's wall
  * time, bound below by the frontend (time/frontend.ts); a request's first token comes at the end of the step that
- * ends its first prefill, the frontend admitting requests one after another (request i after i + 1 of them).
+ * ends its first prefill, the frontend admitting requests one after another (request i after i + 1 of them). With a
+ * request rate (`t.requestRate`) request i is sent i / rate after the first and enters the scheduler from then
+ * (time/length-spread.ts sentAt): the duration runs from the first send to the last token, each TTFT from the
+ * request's own send.
  */
 export function steppedBurst(
   model: Arch,
@@ -97,17 +100,37 @@ export function steppedBurst(
     };
   };
   const b = N <= STEPPED_BURST_MAX_REQUESTS ? runOf(N) : extrapolated(runOf, N);
-  const admit = frontendRequestSeconds(o, t);
+  const front = frontendTtft(frontendRequestSeconds(o, t), N, t.requestRate ?? Infinity);
   const chunk = Math.max(prompt, run.budgetTokens);
   return {
     requests: N,
     chunkTokens: chunk,
     prefillSteps: Math.ceil((N * prompt) / chunk),
-    ttftMeanSeconds: Math.max(b.ttftMean, (admit * (N + 1)) / 2),
-    ttftMaxSeconds: Math.max(b.ttftMax, admit * N),
+    ttftMeanSeconds: Math.max(b.ttftMean, front.mean),
+    ttftMaxSeconds: Math.max(b.ttftMax, front.max),
     outputTokensPerSecond: (N * out) / b.seconds,
     durationSeconds: b.seconds,
   };
+}
+
+/**
+ * The frontend's bound on the first tokens: it takes the requests one after another, `admit` seconds each, request i
+ * once it is sent (i / rate; all at once where the rate is Infinity: request i after i + 1 of them), so request i
+ * reaches the engine at max(its send, the one before's) + admit. The mean and the longest wait from a send.
+ */
+export function frontendTtft(
+  admit: number,
+  n: number,
+  rate: number,
+): { mean: number; max: number } {
+  if (!Number.isFinite(rate)) return { mean: (admit * (n + 1)) / 2, max: admit * n };
+  let [at, sum, max] = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    at = Math.max(i / rate, at) + admit;
+    sum += at - i / rate;
+    max = Math.max(max, at - i / rate);
+  }
+  return { mean: sum / n, max };
 }
 
 /**
