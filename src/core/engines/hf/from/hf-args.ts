@@ -117,7 +117,8 @@ const HF_MEMORY_KEYS = [
   'activation_offloading',
 ] as const;
 
-// TRL SFTConfig max_length default (https://huggingface.co/docs/trl/sft_trainer).
+// TRL max_length default of SFTConfig, DPOConfig, KTOConfig (trl/trainer/{sft,dpo,kto}_config.py at v1.9.0),
+// ORPOConfig and CPOConfig (trl/experimental/{orpo,cpo}/*_config.py at v1.9.0): 1024 in each.
 const TRL_DEFAULT_MAX_LENGTH = 1024;
 
 const DTYPES: Record<string, string> = {
@@ -199,8 +200,10 @@ export function mapHfArgs(
     if (typeof serve.trainer_gpus === 'number') flags.gpus = serve.gpus + serve.trainer_gpus;
   }
   const seq = r.int('max_length') ?? r.int('max_seq_length');
+  // The TRL trainers whose config bounds max_length (SFT, DPO, KTO, ORPO, CPO/SimPO): default 1024 in each.
+  const bounded = objective !== null && objective !== 'grpo' && objective !== 'ppo';
   if (seq !== undefined) flags.seq = seq;
-  else if (doc.dataset_text_field !== undefined || doc.packing !== undefined) {
+  else if (bounded || doc.dataset_text_field !== undefined || doc.packing !== undefined) {
     flags.seq = TRL_DEFAULT_MAX_LENGTH;
     warnings.push(`max_length: not set; TRL's default ${TRL_DEFAULT_MAX_LENGTH} used`);
   }
