@@ -188,6 +188,12 @@ export function mapHfArgs(
   const trainer = mapTrainerArgs(r, flags, warnings);
   const objective = trlObjectiveOf(doc, r.str('trainer'), launched ? undefined : file, warnings);
   const rl = objective !== null && objective !== 'sft';
+  // Every TRL trainer config subclasses _BaseConfig, whose gradient_checkpointing defaults to True
+  // (trl/trainer/base_config.py at v1.9.0: "defaults to `True`"); a TrainingArguments file alone keeps False.
+  if (objective !== null && !launched && !r.has('gradient_checkpointing')) {
+    flags.checkpointing = 'full';
+    warnings.push("gradient_checkpointing: not set; TRL's default True used");
+  }
   if (rl) mapTrlObjective(r, objective, flags, launched ? undefined : { warnings });
   if (rl && !launched && r.has('torch_dtype') && !r.has('dtype'))
     warnings.push(
