@@ -16,6 +16,7 @@ import {
 } from '../helpers/published-configs.js';
 import { commentedContinuations, parseServeScript } from '../../src/core/from/serve-line.js';
 import { benchAsServer } from '../../src/core/engines/llama-cpp/bench.js';
+import { readFromConfig } from '../../src/io/from/read.js';
 
 const cases = publishedCases('cases-2026-12b.json');
 const earlier = [
@@ -102,6 +103,14 @@ describe('what the table lifted', () => {
   it("TRL's CPO and ORPO usage lines on gpt2 train at their configs' max_length 1024 (gpt2 holds 1024)", () => {
     expect(byFile('trl-scripts/cpo-1.sh').refusal).toBeNull();
     expect(byFile('trl-scripts/orpo-2.sh').refusal).toBeNull();
+  });
+
+  it("a TRL command takes its trainer config's defaults: max_length 1024, gradient checkpointing on", () => {
+    // trl/trainer/base_config.py (_BaseConfig.gradient_checkpointing True) and cpo_config.py (max_length 1024) at v1.9.0.
+    const cpo = readFromConfig(join(PUBLISHED, 'trl-scripts/cpo-1.sh'));
+    expect(cpo.flags.seq).toBe(1024);
+    expect(cpo.flags.checkpointing).toBe('full');
+    expect(cpo.warnings).toContain("gradient_checkpointing: not set; TRL's default True used");
   });
 
   it('a bare TRL example script is read with --model and the flags its code sets', () => {
