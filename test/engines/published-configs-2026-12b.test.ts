@@ -17,6 +17,7 @@ import {
 import { commentedContinuations, parseServeScript } from '../../src/core/from/serve-line.js';
 import { benchAsServer } from '../../src/core/engines/llama-cpp/bench.js';
 import { readFromConfig } from '../../src/io/from/read.js';
+import { readVllmCommand } from '../../src/core/engines/vllm/from.js';
 
 const cases = publishedCases('cases-2026-12b.json');
 const earlier = [
@@ -60,6 +61,30 @@ describe('published configurations of December 2026 (second table)', () => {
       expect(outcome(c.id).refusal).toMatch(
         /--enable-eplb: got true; expected --enable-expert-parallel beside it.*vllm\/config\/parallel\.py/,
       );
+  });
+});
+
+describe("vLLM's EPLB flags as ParallelConfig takes them", () => {
+  const read = (...args: string[]) =>
+    readVllmCommand({ engine: 'vllm', args: ['Qwen/Qwen3-30B-A3B', ...args], env: {} }, {});
+  it('EPLB needs expert parallelism over more than one rank; redundant experts need EPLB', () => {
+    expect(() => read('--enable-eplb')).toThrow(/--enable-expert-parallel beside it/);
+    expect(() => read('--enable-expert-parallel', '--enable-eplb')).toThrow(
+      /EPLB requires tensor, prefill-context, or data parallelism/,
+    );
+    expect(() => read('-tp', '2', '--eplb-config', '{"num_redundant_experts":2}')).toThrow(
+      /num_redundant_experts: got 2; expected 0 without --enable-eplb/,
+    );
+  });
+  it('with EP over two ranks it is estimated, the redundant experts (JSON or dotted) named as not counted', () => {
+    for (const cfg of [
+      ['--eplb-config', '{"num_redundant_experts":2}'],
+      ['--eplb-config.num_redundant_experts', '2'],
+    ]) {
+      const r = read('-tp', '2', '--enable-expert-parallel', '--enable-eplb', ...cfg);
+      expect(r.flags.ep).toBe(2);
+      expect(r.warnings.join('\n')).toMatch(/num_redundant_experts 2: .* not counted/);
+    }
   });
 });
 

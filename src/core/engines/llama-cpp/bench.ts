@@ -5,7 +5,14 @@
  * n_prompt + n_gen + n_depth tokens (llama-bench.cpp cmd_params_instance::to_cparams), the prompt tests (-p) with
  * n_gen 0, the generation tests (-n) with n_prompt 0, -pg pp,tg both.
  */
-import { parseArgs, switched as b, valued as v, type FlagSpec } from '../../from/serve-line.js';
+import {
+  parseArgs,
+  programName,
+  switched as b,
+  valued as v,
+  type FlagSpec,
+  type ServeCommand,
+} from '../../from/serve-line.js';
 
 const BENCH_FLAGS: Record<string, FlagSpec> = {
   model: v('-m', '--model'),
@@ -113,3 +120,9 @@ export function benchAsServer(args: readonly string[], notes: string[]): string[
   );
   return out;
 }
+
+/** A command starting at a `llama-bench` program word as the llama-server command it stands for; others as they are. */
+export const benchAsServerCommand = (c: ServeCommand, notes: string[]): ServeCommand =>
+  programName(c.args[0] ?? '') === 'llama-bench'
+    ? { ...c, args: benchAsServer(c.args.slice(1), notes) }
+    : c;

@@ -6,7 +6,7 @@
 import type { ServeReader } from '../def.js';
 import { isGguf } from '../../../schema/estimate.js';
 import { programName } from '../../from/serve-line.js';
-import { benchAsServer } from './bench.js';
+import { benchAsServerCommand } from './bench.js';
 import { FromError, type FromFlags } from '../../from/common.js';
 import {
   parseArgs,
@@ -292,12 +292,8 @@ export function readLlamaServerCommand(
 ): ServeReading {
   const warnings: string[] = [];
   // A llama-bench line starts at its program word (LLAMA_CPP_SERVE.start): the test it runs, as a server line.
-  const args =
-    programName(c.args[0] ?? '') === 'llama-bench'
-      ? benchAsServer(c.args.slice(1), warnings)
-      : c.args;
-  const cmd: ServeCommand = { ...c, args };
-  const a = new ArgValues(parseArgs(bareFlashAttn(args, warnings), LLAMA_SERVER_FROM_FLAGS));
+  const cmd = benchAsServerCommand(c, warnings);
+  const a = new ArgValues(parseArgs(bareFlashAttn(cmd.args, warnings), LLAMA_SERVER_FROM_FLAGS));
   const flags: FromFlags = { method: 'inference', framework: 'llama.cpp' };
   const file = a.str('model');
   const hf = a.str('hf');

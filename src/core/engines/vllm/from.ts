@@ -148,23 +148,32 @@ function speculativeInto(
 const PARALLEL_CONFIG =
   'https://github.com/vllm-project/vllm/blob/00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a/vllm/config/parallel.py';
 
-/** `--eplb-config` JSON's num_redundant_experts (EPLBConfig, default 0); 0 where the JSON does not parse. */
-function redundantExperts(json: string | undefined): number {
-  try {
-    const n = (JSON.parse(json ?? '{}') as Record<string, unknown>).num_redundant_experts;
-    return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
-  } catch {
-    return 0;
-  }
+/**
+ * EPLBConfig.num_redundant_experts (default 0) from `--eplb-config` JSON or its dotted form
+ * (`--eplb-config.num_redundant_experts 2`, FlexibleArgumentParser); 0 where neither gives a positive integer.
+ */
+function redundantExperts(json: string | undefined, args: readonly string[]): number {
+  const dotted = args.findIndex((w) =>
+    /^--eplb[-_]config\.num[-_]redundant[-_]experts(=|$)/.test(w),
+  );
+  let n: unknown;
+  if (dotted >= 0) n = Number(args[dotted]!.split('=')[1] ?? args[dotted + 1]);
+  else
+    try {
+      n = (JSON.parse(json ?? '{}') as Record<string, unknown>).num_redundant_experts;
+    } catch {
+      n = 0;
+    }
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
 }
 
 /**
  * --enable-eplb and --eplb-config as ParallelConfig._validate_parallel_config (vllm/config/parallel.py at 00193b82)
  * takes them: EPLB raises without --enable-expert-parallel or over one rank, and redundant experts without EPLB.
  */
-function eplbInto(a: ArgValues, ranks: number, warnings: string[]): void {
+function eplbInto(a: ArgValues, args: readonly string[], ranks: number, warnings: string[]): void {
   const eplb = a.bool('enable-eplb');
-  const redundant = redundantExperts(a.str('eplb-config'));
+  const redundant = redundantExperts(a.str('eplb-config'), args);
   if (eplb && !a.bool('enable-expert-parallel'))
     throw new FromError(
       '--enable-eplb',
@@ -209,7 +218,7 @@ export function readVllmCommand(
     if (dp > 1) flags['dp-attention'] = true;
     flags.ep = tp * dp;
   }
-  eplbInto(a, tp * dp, warnings);
+  eplbInto(a, c.args, tp * dp, warnings);
   if ((a.int('dcp') ?? 1) > 1)
     warnings.push('--decode-context-parallel-size: decode context parallelism is not modelled');
   const seq = a.int('max-model-len', 1, true);
