@@ -14,6 +14,8 @@ export interface ServeScript {
   vars: Record<string, string>;
   /** `# vramplan: --flag value` lines a launch folder's serve.sh carries (plan settings no server flag holds). */
   planFlags: Record<string, string>;
+  /** What the reading assumed of the text itself (a `\ # comment` read as continuing the command). */
+  notes: string[];
 }
 
 /**
@@ -160,9 +162,23 @@ function serverStart(words: readonly string[], i: number): [ServeEngine, number]
   return null;
 }
 
-/** Lines of a shell text with `\`-newline continuations joined. */
+/**
+ * A `\` then blanks and a `# comment` before the newline, as documentation annotates each flag of a command
+ * (vLLM's docs/serving/expert_parallel_deployment.md): the text lays the flags out as one command, though a shell
+ * ends the command at the comment.
+ */
+const COMMENTED_CONTINUATION = /\\[ \t]+#[^\r\n]*(?=\r?\n)/g;
+
+/** Lines of a shell text with `\`-newline continuations joined (also those annotated with a comment). */
 export const logicalLines = (text: string): string[] =>
-  text.replace(/\\\r?\n[ \t]*/g, ' ').split(/\r?\n/);
+  text
+    .replace(COMMENTED_CONTINUATION, '\\')
+    .replace(/\\\r?\n[ \t]*/g, ' ')
+    .split(/\r?\n/);
+
+/** How many `\ # comment` continuations a shell text has (read as continuing; a shell would end there). */
+export const commentedContinuations = (text: string): number =>
+  text.match(COMMENTED_CONTINUATION)?.length ?? 0;
 
 /** The server commands of a shell text (serve.sh or a pasted command line), with its variables resolved. */
 export function parseServeScript(text: string): ServeScript {
@@ -178,7 +194,14 @@ export function parseServeScript(text: string): ServeScript {
       commandOf(words, vars, commands);
     }
   }
-  return { commands, vars, planFlags };
+  const commented = commentedContinuations(text);
+  const notes =
+    commented > 0
+      ? [
+          `${commented} line${commented > 1 ? 's end' : ' ends'} in \`\\ # comment\`: read as continuing the command, as the text lays its flags out (a shell ends the command at the comment; move the comments off the command to run it)`,
+        ]
+      : [];
+  return { commands, vars, planFlags, notes };
 }
 
 /** Adds the server command of `line` (after its env prefix and any wrapper: nohup, exec, uv run) or records its assignments. */

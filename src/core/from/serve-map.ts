@@ -52,6 +52,7 @@ export function mapServeScript(script: ServeScript): FromMapping {
   const reader = serveReaderOf(first.engine);
   const readings = same.map((c) => reader.read(c, script.planFlags));
   const m = replicaMapping(first.engine, readings, reader.flagNames);
+  m.warnings.unshift(...script.notes);
   if (same.length < script.commands.length)
     m.warnings.push(
       `server commands of other engines than ${first.engine} are not estimated (one engine per --from)`,
@@ -65,6 +66,7 @@ export function mapServeConfig(doc: Record<string, unknown>, engine: ServeEngine
     commands: [{ engine, args: configArgs(doc), env: {} }],
     vars: {},
     planFlags: {},
+    notes: [],
   });
 }
 

@@ -6,6 +6,7 @@
 import type { ServeReader } from '../def.js';
 import { isGguf } from '../../../schema/estimate.js';
 import { programName } from '../../from/serve-line.js';
+import { benchAsServerCommand } from './bench.js';
 import { FromError, type FromFlags } from '../../from/common.js';
 import {
   parseArgs,
@@ -290,7 +291,9 @@ export function readLlamaServerCommand(
   planFlags: Readonly<Record<string, string>>,
 ): ServeReading {
   const warnings: string[] = [];
-  const a = new ArgValues(parseArgs(bareFlashAttn(c.args, warnings), LLAMA_SERVER_FROM_FLAGS));
+  // A llama-bench line starts at its program word (LLAMA_CPP_SERVE.start): the test it runs, as a server line.
+  const cmd = benchAsServerCommand(c, warnings);
+  const a = new ArgValues(parseArgs(bareFlashAttn(cmd.args, warnings), LLAMA_SERVER_FROM_FLAGS));
   const flags: FromFlags = { method: 'inference', framework: 'llama.cpp' };
   const file = a.str('model');
   const hf = a.str('hf');
@@ -333,10 +336,10 @@ export function readLlamaServerCommand(
     );
   const ngl = a.str('ngl');
   if (ngl !== undefined && !/^(all|auto|-1)$/.test(ngl)) flags['gpu-layers'] = a.int('ngl', 0)!;
-  readHostExperts(c, a, flags, warnings);
+  readHostExperts(cmd, a, flags, warnings);
   readKvTypes(a, flags, warnings);
   const mode = a.choice('split-mode', SPLIT_MODES);
-  const gpus = gpusOf(c, a, mode);
+  const gpus = gpusOf(cmd, a, mode);
   // --split-mode layer (the default) puts consecutive layers on each GPU: a pipeline without overlap.
   if (gpus > 1) flags.pp = gpus;
   if (gpus > 1 && (mode === 'row' || mode === 'tensor'))
@@ -347,7 +350,7 @@ export function readLlamaServerCommand(
   if (gpus > 1 && new Set(shares.map(Number)).size > 1)
     warnings.push('--tensor-split: an uneven split, estimated as an even one');
   a.str('flash-attn');
-  const adapters = loraAdapters(c.args);
+  const adapters = loraAdapters(cmd.args);
   a.str('lora');
   a.str('lora-scaled');
   // Requests name their adapter; llama-server batches only slots whose adapters match (server.cpp can_batch_with).
@@ -380,10 +383,11 @@ const LLAMA_CLIS: readonly string[] = ['llama-cli', 'llama-mtmd-cli'];
 
 /** `--from` of llama.cpp server command lines. */
 export const LLAMA_CPP_SERVE: ServeReader = {
-  name: 'llama.cpp llama-server command line',
+  name: 'llama.cpp llama-server / llama-cli / llama-bench command line',
   start: (words, i) => {
     const base = programName(words[i]!);
     if (base === 'llama-server' || LLAMA_CLIS.includes(base)) return i + 1;
+    if (base === 'llama-bench') return i;
     // llama.cpp's server images (ghcr.io/ggml-org/llama.cpp:server, :server-cuda) run llama-server.
     if (i > 0 && /^llama\.cpp:server/.test(base)) return i + 1;
     return null;

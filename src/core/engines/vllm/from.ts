@@ -7,7 +7,7 @@
 import type { ConfigReader, ServeReader } from '../def.js';
 import { programName, pythonModule } from '../../from/serve-line.js';
 import { mapServeConfig, serveConfigKeys } from '../../from/serve-map.js';
-import type { FromFlags } from '../../from/common.js';
+import { FromError, type FromFlags } from '../../from/common.js';
 import {
   parseArgs,
   switched as b,
@@ -37,6 +37,8 @@ export const VLLM_FROM_FLAGS: Record<string, FlagSpec> = {
   dp: v('--data-parallel-size', '-dp'),
   dcp: v('--decode-context-parallel-size', '-dcp'),
   'enable-expert-parallel': b('--enable-expert-parallel'),
+  'enable-eplb': b('--enable-eplb'),
+  'eplb-config': v('--eplb-config'),
   'speculative-config': v('--speculative-config'),
   'enable-lora': b('--enable-lora'),
   'max-loras': v('--max-loras'),
@@ -143,6 +145,59 @@ function speculativeInto(
   speculativeFlagsInto(method, tokens, planFlags, flags, warnings, '--speculative-config');
 }
 
+const PARALLEL_CONFIG =
+  'https://github.com/vllm-project/vllm/blob/00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a/vllm/config/parallel.py';
+
+/**
+ * EPLBConfig.num_redundant_experts (default 0) from `--eplb-config` JSON or its dotted form
+ * (`--eplb-config.num_redundant_experts 2`, FlexibleArgumentParser); 0 where neither gives a positive integer.
+ */
+function redundantExperts(json: string | undefined, args: readonly string[]): number {
+  const dotted = args.findIndex((w) =>
+    /^--eplb[-_]config\.num[-_]redundant[-_]experts(=|$)/.test(w),
+  );
+  let n: unknown;
+  if (dotted >= 0) n = Number(args[dotted]!.split('=')[1] ?? args[dotted + 1]);
+  else
+    try {
+      n = (JSON.parse(json ?? '{}') as Record<string, unknown>).num_redundant_experts;
+    } catch {
+      n = 0;
+    }
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : 0;
+}
+
+/**
+ * --enable-eplb and --eplb-config as ParallelConfig._validate_parallel_config (vllm/config/parallel.py at 00193b82)
+ * takes them: EPLB raises without --enable-expert-parallel or over one rank, and redundant experts without EPLB.
+ */
+function eplbInto(a: ArgValues, args: readonly string[], ranks: number, warnings: string[]): void {
+  const eplb = a.bool('enable-eplb');
+  const redundant = redundantExperts(a.str('eplb-config'), args);
+  if (eplb && !a.bool('enable-expert-parallel'))
+    throw new FromError(
+      '--enable-eplb',
+      true,
+      `--enable-expert-parallel beside it: vLLM raises "enable_expert_parallel must be True to use EPLB." (ParallelConfig._validate_parallel_config, ${PARALLEL_CONFIG})`,
+    );
+  if (eplb && ranks <= 1)
+    throw new FromError(
+      '--enable-eplb',
+      `TP=1, DP=1`,
+      `--tensor-parallel-size or --data-parallel-size above 1: vLLM raises "EPLB requires tensor, prefill-context, or data parallelism" (${PARALLEL_CONFIG})`,
+    );
+  if (!eplb && redundant > 0)
+    throw new FromError(
+      '--eplb-config num_redundant_experts',
+      redundant,
+      `0 without --enable-eplb: vLLM raises "num_redundant_experts is set to ${redundant} but EPLB is not enabled" (${PARALLEL_CONFIG})`,
+    );
+  if (redundant > 0)
+    warnings.push(
+      `--eplb-config num_redundant_experts ${redundant}: the redundant experts' weights (${redundant} more experts per MoE layer over the ${ranks} EP ranks) are not counted`,
+    );
+}
+
 /** One `vllm serve` command's words → contract flags, its GPUs, and what it could not map. */
 export function readVllmCommand(
   c: ServeCommand,
@@ -163,6 +218,7 @@ export function readVllmCommand(
     if (dp > 1) flags['dp-attention'] = true;
     flags.ep = tp * dp;
   }
+  eplbInto(a, c.args, tp * dp, warnings);
   if ((a.int('dcp') ?? 1) > 1)
     warnings.push('--decode-context-parallel-size: decode context parallelism is not modelled');
   const seq = a.int('max-model-len', 1, true);

@@ -64,7 +64,6 @@ const NOT_MODELLED: Record<string, string> = {
   peft_use_dora: 'DoRA keeps a magnitude vector and an extra weight-norm pass (not modelled)',
   relora: 'ReLoRA merges adapters periodically (estimated as plain LoRA)',
   reward_model: 'reward-model training (estimated as SFT)',
-  gptq: 'GPTQ-quantized base weights (estimated as the dtype given by load_in_*)',
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
   fp8: 'FP8 training beside an adapter (estimated in bf16: --compute fp8 is full fine-tuning)',
   qat: 'quantization-aware training (not modelled)',
@@ -120,6 +119,13 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
       // axolotl sets bnb_4bit_use_double_quant: true unless bnb_config_kwargs says otherwise.
       flags['double-quant'] = bnb?.bnb_4bit_use_double_quant !== false;
     } else if (q8) flags.weights = 'int8';
+    // gptq: true trains an adapter on a GPTQ checkpoint, loaded with GPTQConfig(**its quantization_config)
+    // (axolotl src/axolotl/loaders/model.py at 067b021c); utils/schemas/peft.py: "Whether you are training a 4-bit
+    // GPTQ quantized model".
+    else if (r.bool('gptq') === true) {
+      flags.weights = 'int4';
+      flags['quant-format'] = 'gptq';
+    }
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
     const extra = modulesToSave(

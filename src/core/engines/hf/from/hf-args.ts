@@ -117,7 +117,8 @@ const HF_MEMORY_KEYS = [
   'activation_offloading',
 ] as const;
 
-// TRL SFTConfig max_length default (https://huggingface.co/docs/trl/sft_trainer).
+// TRL max_length default of SFTConfig, DPOConfig, KTOConfig (trl/trainer/{sft,dpo,kto}_config.py at v1.9.0),
+// ORPOConfig and CPOConfig (trl/experimental/{orpo,cpo}/*_config.py at v1.9.0): 1024 in each.
 const TRL_DEFAULT_MAX_LENGTH = 1024;
 
 const DTYPES: Record<string, string> = {
@@ -168,6 +169,31 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
 }
 
 /**
+ * What a TRL trainer config sets where the document does not: max_length 1024 for the trainers whose config bounds
+ * it (SFT, DPO, KTO, ORPO, CPO/SimPO), and gradient_checkpointing True, which every TRL trainer config's _BaseConfig
+ * sets (trl/trainer/base_config.py at v1.9.0: "defaults to `True`"); a TrainingArguments file alone keeps False.
+ */
+function trlDefaultsInto(
+  r: FieldReader,
+  objective: string | null,
+  launched: boolean,
+  flags: FromFlags,
+  warnings: string[],
+): void {
+  if (objective !== null && !launched && !r.has('gradient_checkpointing')) {
+    flags.checkpointing = 'full';
+    warnings.push("gradient_checkpointing: not set; TRL's default True used");
+  }
+  const seq = r.int('max_length') ?? r.int('max_seq_length');
+  const bounded = objective !== null && objective !== 'grpo' && objective !== 'ppo';
+  if (seq !== undefined) flags.seq = seq;
+  else if (bounded || r.has('dataset_text_field') || r.has('packing')) {
+    flags.seq = TRL_DEFAULT_MAX_LENGTH;
+    warnings.push(`max_length: not set; TRL's default ${TRL_DEFAULT_MAX_LENGTH} used`);
+  }
+}
+
+/**
  * `file`: the config's path; where no key names the TRL trainer, its name or folder may (`dpo_config.yaml`).
  */
 export function mapHfArgs(
@@ -198,12 +224,7 @@ export function mapHfArgs(
     // Every GPU of the run: the server's and the trainers' (accelerate.yaml counts the trainers only).
     if (typeof serve.trainer_gpus === 'number') flags.gpus = serve.gpus + serve.trainer_gpus;
   }
-  const seq = r.int('max_length') ?? r.int('max_seq_length');
-  if (seq !== undefined) flags.seq = seq;
-  else if (doc.dataset_text_field !== undefined || doc.packing !== undefined) {
-    flags.seq = TRL_DEFAULT_MAX_LENGTH;
-    warnings.push(`max_length: not set; TRL's default ${TRL_DEFAULT_MAX_LENGTH} used`);
-  }
+  trlDefaultsInto(r, objective, launched, flags, warnings);
   const q4 = r.bool('load_in_4bit');
   const q8 = r.bool('load_in_8bit');
   const peft = r.bool('use_peft') === true || q4 === true;

@@ -65,7 +65,11 @@ export function trainCommandOf(text: string): TrainCommand | null {
     const entry = entryOf(words);
     if (!entry) continue;
     const doc = argsDoc(words.slice(entry.at + 1));
-    if (!('model_name_or_path' in doc) && !('config' in doc)) continue;
+    // A TRL example script run bare (`accelerate launch ... examples/scripts/sft_gemma3.py`) sets its model and
+    // config in its own code; any other script needs them on the line to be read as TRL's.
+    const bare = !('model_name_or_path' in doc) && !('config' in doc);
+    const trlScript = /(^|\/)(examples|trl)\/scripts\/[\w-]+\.py$/.test(words[entry.at]!);
+    if (bare && !trlScript) continue;
     const launch = argsDoc(words.slice(0, entry.at));
     for (const k of LAUNCH_KEYS)
       if (k in doc) {
@@ -73,6 +77,10 @@ export function trainCommandOf(text: string): TrainCommand | null {
         delete doc[k];
       }
     const notes: string[] = [];
+    if (bare)
+      notes.push(
+        `${words[entry.at]!}: run without --model_name_or_path, it sets its model and training arguments in its own code, which --from does not read; give --model and the flags it sets`,
+      );
     if (typeof launch.config_file === 'string')
       notes.push(
         `accelerate --config_file ${launch.config_file}: not read (give --zero, --offload and --gpus for its sharding)`,
