@@ -170,13 +170,13 @@ const DECODE_SETS = new Set([
  * records the fields they read over hf, colocated, shared-weight and server decodes and fails if one of these is).
  * Policies that differ only in these decode alike.
  */
-export const DECODE_UNREAD: readonly (keyof EstimateOptions)[] = [
+export const DECODE_UNREAD = [
   'checkpointing',
   'zero',
   'offload',
   'liger',
   'masterWeights',
-];
+] as const satisfies readonly (keyof EstimateOptions)[];
 
 /** The fields decodeAlike does not compare: those the decode sets, and those it never reads. */
 const DECODE_SKIPS = new Set<string>([...DECODE_SETS, ...DECODE_UNREAD]);
