@@ -138,7 +138,7 @@ describe('RolloutDecodes', () => {
 
   it('keeps decodes apart when a field the decode keeps differs', () => {
     const a = colocated(colocate);
-    expect(colocated({ ...colocate, checkpointing: 'full' })).not.toBe(a);
+    expect(colocated({ ...colocate, compute: 'fp16' })).not.toBe(a);
     expect(colocated({ ...colocate, attention: 'flash' })).not.toBe(a);
     expect(colocated({ ...colocate, loraRank: 64 })).not.toBe(a);
     // Same values, another key order: apart (a decode's keys follow its policy's).

@@ -164,8 +164,27 @@ const DECODE_SETS = new Set([
 ]);
 
 /**
+ * The training side's fields a rollout decode takes from its policy and never reads: activation checkpointing,
+ * the ZeRO stage and offload, Liger's kernels and fp32 master weights shape the policy's step, while decodeStep and
+ * loraStepTime read the decode's layout, dtypes, engine, attention and adapters (test/core/policy-works.test.ts
+ * records the fields they read over hf, colocated, shared-weight and server decodes and fails if one of these is).
+ * Policies that differ only in these decode alike.
+ */
+export const DECODE_UNREAD = [
+  'checkpointing',
+  'zero',
+  'offload',
+  'liger',
+  'masterWeights',
+] as const satisfies readonly (keyof EstimateOptions)[];
+
+/** The fields decodeAlike does not compare: those the decode sets, and those it never reads. */
+const DECODE_SKIPS = new Set<string>([...DECODE_SETS, ...DECODE_UNREAD]);
+
+/**
  * Whether two policies' options give alike decode options: the same keys in the same order (a decode's keys are
- * its policy's, then those it sets), with like values (sameValue) but for the fields the decode sets.
+ * its policy's, then those it sets), with like values (sameValue) but for the fields the decode sets or never reads
+ * (DECODE_SKIPS).
  */
 function decodeAlike(
   a: EstimateOptions,
@@ -178,7 +197,7 @@ function decodeAlike(
   const rb = b as unknown as Record<string, unknown>;
   for (let i = 0; i < ka.length; i++) {
     const k = ka[i]!;
-    if (k !== kb[i] || (!DECODE_SETS.has(k) && !sameValue(ra[k], rb[k]))) return false;
+    if (k !== kb[i] || (!DECODE_SKIPS.has(k) && !sameValue(ra[k], rb[k]))) return false;
   }
   return true;
 }
@@ -191,10 +210,11 @@ const sameValue = (a: unknown, b: unknown): boolean =>
 /**
  * The rollout decodes of one search's policy works. A decode's options are its policy's with the fields it sets
  * itself (DECODE_SETS: method, optimizer, weights, framework, batch, sequence and layout), so policies that
- * differ only in those (the optimizers, micro-batches and layouts of one configuration) decode alike at every
- * shape: they share one list of decodes (PolicyWork.rollouts), and so one decodeStep per shape and rates object.
- * decodeStep and loraStepTime read their options' values only, so a decode found there times exactly as a new
- * one would.
+ * differ only in those and in the training fields no decode reads (DECODE_UNREAD: checkpointing, ZeRO, offload,
+ * Liger, master weights) decode alike at every shape: the optimizers, micro-batches, layouts and training
+ * settings of one configuration share one list of decodes (PolicyWork.rollouts), and so one decodeStep per shape
+ * and rates object. decodeStep and loraStepTime read their options' values only, so a decode found there times
+ * exactly as a new one would.
  */
 export class RolloutDecodes {
   /** Per class of policy options that decode alike: one member's options and the class's decodes. */
@@ -209,7 +229,7 @@ export class RolloutDecodes {
 
   /** The decodes of the class of policy options `p` (made empty for a new class). */
   rolloutsOf(p: EstimateOptions): RolloutDecode[] {
-    const key = `${p.checkpointing}|${p.attention}|${p.zero}|${p.offload}|${p.liger}|${p.compute}`;
+    const key = `${p.attention}|${p.compute}|${p.kvCacheDtype}`;
     let ids = this.byFields.get(key);
     if (!ids) this.byFields.set(key, (ids = []));
     const keys = Object.keys(p);
