@@ -46,6 +46,9 @@ describe('entries read from their config.json', () => {
     ['Qwen/Qwen2.5-Math-7B-Instruct', 'qwen2.5-math-7b'],
     ['mistralai/Mistral-7B-Instruct-v0.2', 'mistral-7b-v0.2'],
     ['openlm-research/open_llama_3b', 'open-llama-3b'],
+    ['Qwen/Qwen2-0.5B', 'qwen2-0.5b'],
+    ['Qwen/Qwen2-0.5B-Instruct', 'qwen2-0.5b'],
+    ['Qwen/Qwen2.5-VL-3B-Instruct', 'qwen2.5-vl-3b-instruct'],
   ])('%s is catalog entry %s, with its config’s parameter count', (spec, id) => {
     const arch = resolveModel(spec);
     expect(arch.id).toBe(id);
@@ -62,6 +65,18 @@ describe('entries read from their config.json', () => {
     expect(coder.total / 1e9).toBeCloseTo(480.2, 0);
     expect(coder.active / 1e9).toBeCloseTo(35.1, 0);
     expect(mini.total / 1e9).toBeCloseTo(3.84, 2);
+  });
+
+  it('Qwen2-0.5B has Qwen2.5-0.5B’s shapes (494.0M); Qwen2.5-VL-3B is a 3.09B language model and the 7B’s vision tower', () => {
+    expect(paramCounts(resolveModel('Qwen/Qwen2-0.5B')).total).toBe(
+      paramCounts(resolveModel('Qwen/Qwen2.5-0.5B')).total,
+    );
+    expect(resolveModel('Qwen/Qwen2-0.5B').maxPositions).toBe(131072);
+    const vl3 = paramCounts(resolveModel('Qwen/Qwen2.5-VL-3B-Instruct'));
+    const vl7 = paramCounts(resolveModel('Qwen/Qwen2.5-VL-7B-Instruct'));
+    expect(vl3.total / 1e9).toBeCloseTo(3.75, 2);
+    // Same vision tower (32 blocks of 1,280) save the merger's last projection (into 2,048 rather than 3,584).
+    expect(vl7.total - vl3.total).toBeGreaterThan(4e9);
   });
 
   it('GLM-4.6 is GLM-4.5 with a 202,752-token context; the 2507 Qwen3-30B-A3B is the base with 262,144', () => {
