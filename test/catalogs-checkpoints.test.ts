@@ -58,6 +58,12 @@ describe('published-checkpoint catalog', () => {
       ref: 'unsloth/Qwen3-Next-80B-A3B-Instruct-GGUF',
       published: true,
     });
+    // Qwen's own AWQ of a vision-language model: loaded, not made with llm-compressor.
+    expect(checkpointFor('Qwen/Qwen2.5-VL-7B-Instruct', 'x', 'int4')).toEqual({
+      ref: 'Qwen/Qwen2.5-VL-7B-Instruct-AWQ',
+      published: true,
+      steps: [],
+    });
     // A format no entry holds is still made first.
     expect(checkpointFor('Qwen/Qwen3-Coder-30B-A3B-Instruct', 'x', 'int4').published).toBe(false);
   });

@@ -84,11 +84,13 @@ export class PolicyWorks {
       (((outer * MAX_TP + options.tp) * MAX_PP + options.pp) * 4 + options.zero) * 4 + offload;
     // A GRPO policy that trains at its generation batch's padded length (time/objective.ts policyTrainOptions) has a
     // sequence that follows the accumulation: its count-free part is kept by that sequence too.
-    const work = policyWork(m, options, t, this.decodes, (p) => {
+    // The count-free part is made at the trainer's time options (its loss path, its k-bit stream), as policyWork
+    // makes the rest of the work.
+    const work = policyWork(m, options, t, this.decodes, (p, tp) => {
       let bySeq = this.frees.get(freeKey);
       if (!bySeq) this.frees.set(freeKey, (bySeq = new Map()));
       let free = bySeq.get(p.seq);
-      if (!free) bySeq.set(p.seq, (free = countFreeWork(m, p, t)));
+      if (!free) bySeq.set(p.seq, (free = countFreeWork(m, p, tp)));
       return free;
     });
     if (!known) byLayout.set(layout, { accum, work });

@@ -110,29 +110,41 @@ export interface RolloutDecode {
 /**
  * The policy's work of `o` at time options `t` (only gradAccum is read). `decodes`: the rollout decodes of the
  * search's other policy works, shared with this one's where their options are alike (RolloutDecodes). `freeOf`:
- * the training work's CountFreeWork for the policy's options (shared by policies that differ only in GPU count
- * and grad-accum: train-work.ts), else made with it.
+ * the training work's CountFreeWork for the policy's options at the trainer's time options (shared by policies that
+ * differ only in GPU count and grad-accum: train-work.ts), else made with it.
  */
 export function policyWork(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   decodes: RolloutDecodes | null = null,
-  freeOf: ((p: EstimateOptions) => CountFreeWork) | null = null,
+  freeOf: ((p: EstimateOptions, tp: TimeOptions) => CountFreeWork) | null = null,
 ): PolicyWork {
   const p = policyTrainOptions(o, t);
   const tp = trainerTimeOptions(o, t);
   return {
     options: p,
-    train: freeOf ? trainWork(m, p, tp, undefined, undefined, freeOf(p)) : trainWork(m, p, tp),
+    train: freeOf ? trainWork(m, p, tp, undefined, undefined, freeOf(p, tp)) : trainWork(m, p, tp),
     steps: [],
     rollouts: decodes ? decodes.rolloutsOf(p) : [],
   };
 }
 
-/** `t` with the objective's trainer's loss path (TimeOptions.trainerReadsLogits, memory/objective.ts readsLogits). */
-const trainerTimeOptions = (o: EstimateOptions, t: TimeOptions): TimeOptions =>
-  readsLogits(o) && t.trainerReadsLogits !== true ? { ...t, trainerReadsLogits: true } : t;
+/**
+ * `t` with the objective's trainer's loss path (TimeOptions.trainerReadsLogits, memory/objective.ts readsLogits) and,
+ * where the trainer prepares the k-bit model itself and the build left the stream unset, its fp32 residual stream
+ * (memory/objective.ts preparedContext): the planner's policy work and the estimate's step read the same options.
+ */
+function trainerTimeOptions(o: EstimateOptions, t: TimeOptions): TimeOptions {
+  const logits = readsLogits(o) && t.trainerReadsLogits !== true;
+  const stream = t.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream === true;
+  if (!logits && !stream) return t;
+  return {
+    ...t,
+    ...(logits ? { trainerReadsLogits: true } : {}),
+    ...(stream ? { kbitFp32Stream: true } : {}),
+  };
+}
 
 /**
  * The options the policy trains at (policyOptions), its sequence the padded one where the engine pads each process's
@@ -699,12 +711,8 @@ export function estimateObjectiveTime(
   pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
   const p = policyTrainOptions(o, t);
-  // A trainer that prepares the k-bit model itself runs an fp32 residual stream (memory/objective.ts preparedContext).
-  const tr = trainerTimeOptions(o, t);
-  const tk =
-    tr.kbitFp32Stream === undefined && preparedContext(o, {}).kbitFp32Stream
-      ? { ...tr, kbitFp32Stream: true }
-      : tr;
+  // A trainer that prepares the k-bit model itself runs an fp32 residual stream (trainerTimeOptions).
+  const tk = trainerTimeOptions(o, t);
   const train = estimateTime(arch, p, gpu, tk, undefined, pagedSpilled);
   const m = modelFacts(arch);
   const phases: ObjectivePhases = {
