@@ -455,7 +455,10 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     hostStepCopies:
       training && o.offload === 'optimizer' && fw.hostStepCopies?.includes(o.zero) === true,
     hostGradShards:
-      training && !o.optimizerInBackward && o.offload !== 'none' && fw.hostGradShards?.includes(o.offload) === true,
+      training &&
+      !o.optimizerInBackward &&
+      o.offload !== 'none' &&
+      fw.hostGradShards?.includes(o.offload) === true,
     hostGrads:
       training &&
       o.offload !== 'none' &&
