@@ -155,18 +155,9 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * pinned host gradient buffer of its own size and dtype, frozen ones too (the base weights' host bytes twice).
    */
   offloadGradBufferWeights?: readonly WeightDtype[];
-  /**
-   * Offload modes and ZeRO stages under which each sharded gradient is copied to the host as its reduce-scatter
-   * lands and its device copy dropped: the gradients live in host RAM, none on the GPU.
-   */
+  /** Offload modes and ZeRO stages under which each sharded gradient moves to host RAM, none left on the GPU. */
   hostGrads?: { offload: readonly ('optimizer' | 'optimizer+params')[]; zero: readonly number[] };
-  /**
-   * Offload modes under which each reduce-scattered gradient shard is copied to the host in the sharded parameter's
-   * dtype and stays there until the optimizer steps on the host (FSDP's CPU offload): host RAM holds the trained
-   * parameters' gradient shards. Unlike hostGrads, the GPU's gradient figure is left as it is. Not with the optimizer
-   * in backward, which steps and frees each shard as it lands.
-   */
-  hostGradShards?: readonly ('optimizer' | 'optimizer+params')[];
+  hostGradShards?: readonly ('optimizer' | 'optimizer+params')[]; // hostGrads' host shards, the GPU figure kept
   hostStepCopies?: readonly number[]; // ZeRO stages whose offload pins host copies of params and grads
   /**
    * DeepSpeed layout only (deepspeedOptimizer): the fp32 gradient partition is built in the optimizer step and freed

@@ -305,7 +305,11 @@ export interface Setup {
   offloadParams: boolean;
   /** The sharded gradients live in host RAM (FrameworkProfile.hostGrads: this offload at this ZeRO stage). */
   hostGrads: boolean;
-  /** Each rank's gradient shards also live in host RAM, the GPU's figure unchanged (FrameworkProfile.hostGradShards). */
+  /**
+   * Each rank's gradient shards also live in host RAM till the host step, the GPU's figure kept
+   * (FrameworkProfile.hostGradShards: FSDP's CPU offload). Not with the optimizer in backward, which steps and frees
+   * each shard as it lands.
+   */
   hostGradShards: boolean;
   /** The host holds a copy of each trained parameter and its gradient for the step (FrameworkProfile.hostStepCopies). */
   hostStepCopies: boolean;
