@@ -155,11 +155,9 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * pinned host gradient buffer of its own size and dtype, frozen ones too (the base weights' host bytes twice).
    */
   offloadGradBufferWeights?: readonly WeightDtype[];
-  /**
-   * Offload modes and ZeRO stages under which each sharded gradient is copied to the host as its reduce-scatter
-   * lands and its device copy dropped: the gradients live in host RAM, none on the GPU.
-   */
+  /** Offload modes and ZeRO stages under which each sharded gradient moves to host RAM, none left on the GPU. */
   hostGrads?: { offload: readonly ('optimizer' | 'optimizer+params')[]; zero: readonly number[] };
+  hostGradShards?: readonly ('optimizer' | 'optimizer+params')[]; // hostGrads' host shards, the GPU figure kept
   hostStepCopies?: readonly number[]; // ZeRO stages whose offload pins host copies of params and grads
   /**
    * DeepSpeed layout only (deepspeedOptimizer): the fp32 gradient partition is built in the optimizer step and freed

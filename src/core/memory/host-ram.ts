@@ -36,7 +36,7 @@ export function efficientLoading(engine: Engine, zero: number, processesOnNode: 
 export interface HostRam {
   /** Peak host RAM on the busiest node. */
   perNodeBytes: number;
-  /** Offloaded states and host checkpoints of the node's GPUs. */
+  /** Offloaded states, parameters, gradient shards (FSDP, ZeRO-3) and host checkpoints of the node's GPUs. */
   offloadBytes: number;
   /** Pinned staging buffers on top of the offloaded states. */
   pinnedBytes: number;

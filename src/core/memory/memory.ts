@@ -127,7 +127,7 @@ function evalStage(s: Setup, stage: Stage): StageResult {
     (s.offloadParams ? (h.weightsFull + h.constantsFull) / s.shardParams : 0) +
     (s.offloadParams && s.fw.offloadGradBufferWeights?.includes(s.o.weights) === true
       ? h.weightsFull / s.shardParams
-      : s.hostGrads
+      : s.hostGrads || s.hostGradShards
         ? (h.trainShare * s.trainBytes) / s.shardGrads
         : 0) +
     (s.hostStepCopies ? 2 * h.trainShare * s.trainBytes : 0) +

@@ -305,6 +305,12 @@ export interface Setup {
   offloadParams: boolean;
   /** The sharded gradients live in host RAM (FrameworkProfile.hostGrads: this offload at this ZeRO stage). */
   hostGrads: boolean;
+  /**
+   * Each rank's gradient shards also live in host RAM till the host step, the GPU's figure kept
+   * (FrameworkProfile.hostGradShards: FSDP's CPU offload). Not with the optimizer in backward, which steps and frees
+   * each shard as it lands.
+   */
+  hostGradShards: boolean;
   /** The host holds a copy of each trained parameter and its gradient for the step (FrameworkProfile.hostStepCopies). */
   hostStepCopies: boolean;
   actCtx: ActCtx;
@@ -452,6 +458,11 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
     offloadParams: o.offload === 'optimizer+params',
     hostStepCopies:
       training && o.offload === 'optimizer' && fw.hostStepCopies?.includes(o.zero) === true,
+    hostGradShards:
+      training &&
+      !o.optimizerInBackward &&
+      o.offload !== 'none' &&
+      fw.hostGradShards?.includes(o.offload) === true,
     hostGrads:
       training &&
       o.offload !== 'none' &&

@@ -138,9 +138,11 @@ export const HF_MEMORY: FrameworkProfile = {
   // FSDP's parameter offload also copies each gradient shard to the host (FSDP2 CPUOffloadPolicy: foreach_reduce's
   // `if fsdp_param.offload_to_cpu: new_sharded_grad = new_sharded_grad.to(torch.device("cpu"), ...)`,
   // pytorch/pytorch@010ae4a89516fa3be548ab16dff711414ec12d0b torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py;
-  // FSDP1 CPUOffload: _runtime_utils.py _offload_grad), yet hostGrads is not set here: without the shard the two
+  // FSDP1 CPUOffload: _runtime_utils.py _offload_grad), where it stays until the host step: counted in host RAM
+  // (hostGradShards). hostGrads, which would also drop it from the GPU, is not set: without the shard the two
   // published FSDP2-offload peaks (axolotl's gpt-oss) fall about half under, so the shard stands in for a GPU holding
   // of those runs no mechanism names yet (docs/memory-model.md, "Where gradients live").
+  hostGradShards: ['optimizer+params'],
   gatheredLayers: 2, // FSDP forward_prefetch/backward_prefetch: current + next unit
   // Accelerate FSDP wraps a 4-bit model every rank loaded whole onto its GPU (BNB_4BIT_LOADS_WHOLE).
   loadsWholeBeforeSharding: BNB_4BIT_LOADS_WHOLE,

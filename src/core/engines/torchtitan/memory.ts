@@ -52,6 +52,10 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   allocatorSlack: 0.03, // run_train.sh exports PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
   deepspeedOptimizer: false,
   gatheredLayers: 2, // FSDP2 implicit prefetch: current + next TransformerBlock
+  // training.enable_cpu_offload: apply_fsdp sets `fsdp_config["offload_policy"] = CPUOffloadPolicy()` (torchtitan
+  // v0.3.0 parallelize apply_fsdp), whose foreach_reduce copies each fp32 gradient shard to the host for the host step
+  // (pytorch/pytorch@010ae4a89516fa3be548ab16dff711414ec12d0b torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py).
+  hostGradShards: ['optimizer+params'],
   // Under PP, reshard_after_forward defaults to off (pytorch/torchtitan@b5bcd76c distributed/fsdp.py
   // get_fsdp_reshard_after_forward_policy: `return not pp_enabled`) and torch's PipelineStage runs every micro-batch's
   // backward with set_reshard_after_backward(False) and set_requires_gradient_sync(False), syncing after the last

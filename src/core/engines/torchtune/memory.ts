@@ -48,6 +48,11 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   // gets pinned host copies of itself and its gradient (torch.empty_like(p, device="cpu", pin_memory=True), and
   // p_host.grad alike); the gradients stay on the GPU unless offload_gradients, which the launcher leaves False.
   hostStepCopies: [0],
+  // fsdp_cpu_offload: shard_model sets `fsdp_kwargs["offload_policy"] = CPUOffloadPolicy()` (torchtune v0.6.1
+  // training/_distributed.py), whose foreach_reduce copies each bf16 gradient shard to the host for the host step
+  // (pytorch/pytorch@010ae4a89516fa3be548ab16dff711414ec12d0b torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py);
+  // optimizer_in_bwd steps and frees each one as it lands (its _post_accumulate_grad_hooks run right after).
+  hostGradShards: ['optimizer+params'],
   gatheredLayers: 2,
   // torchtune QLoRA uses torchao NF4 (https://pytorch.org/torchtune/stable/tutorials/qlora_finetune.html).
   quantFormat: 'torchao',
