@@ -627,6 +627,7 @@ export function trainWork(
     adapterBwdBytes: aw.bwdBytes,
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
+    adapterFp32Flops: aw.fp32Flops,
     f8,
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
     // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
