@@ -191,10 +191,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8 = w.f8;
   const f8F = f8.fwdFlops / f8Gemm - f8.fwdFlops / gemm + f8.castFwdBytes / r.mem;
   const f8B = f8.bwdFlops / f8Gemm - f8.bwdCounted / gemm + f8.castBwdBytes / r.mem;
-  // PEFT's fp32 adapters without autocast: their matmuls at the fp32 rate (TrainWork.adapterFp32Flops).
-  const a32 = w.adapterFp32Flops;
-  const fwdGemm =
-    (w.fwdGemmFlops - w.expertFwdFlops - a32) / gemm + a32 / r.gemm32 + f8F + expertF + deltaF;
+  const a32 = w.adapterFp32Flops / r.gemm32 - w.adapterFp32Flops / gemm; // TrainWork.adapterFp32Flops
+  const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF + a32;
   const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = hostPerOpOf(w);
@@ -212,11 +210,11 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       ? Math.max(fwdGpu - expertF, fwdHost) + Math.max(expertF, fbF) + loopF
       : Math.max(fwdGpu, fwdHost);
   const bwdGpu =
-    (w.bwdGemmFlops - w.expertBwdFlops - 2 * a32) / gemm +
-    (2 * a32) / r.gemm32 +
+    (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     f8B +
     expertB +
     deltaB +
+    2 * a32 +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
   const loopHostB =

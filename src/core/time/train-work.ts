@@ -31,7 +31,6 @@ import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm, shardedWire } from './train-expert-parallel.js';
-
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
