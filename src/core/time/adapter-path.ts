@@ -45,7 +45,7 @@ export function textLora(m: ModelFacts, o: EstimateOptions, expertLinears = fals
  */
 const TEXT_LORA = new WeakMap<EngineLora, EngineLora>();
 
-const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
+const NO_ADAPTER_PATH = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0, fp32Flops: 0 };
 
 /**
  * The engine's LoRA path beside each adapted dense linear of this rank's layers (its profile's loraPath): the
@@ -71,7 +71,8 @@ export function adapterPathWork(
   const qkv = pathOf(['q', 'k', 'v']);
   const mlpPath = pathOf(m.gated ? ['gate', 'up', 'down'] : ['up', 'down']);
   const single = main.partialGroup ?? main;
-  const sum = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0 };
+  const sum = { fwdBytes: 0, bwdBytes: 0, fwdOps: 0, bwdOps: 0, fp32Flops: 0 };
+  const fp32Mm = fp32AdapterMatmuls(main, o, t);
   const add = (path: LoraPathCost, dIn: number, dOut: number, layers: number) => {
     const c = linearPathCost(path, o, t, dIn, dOut);
     const perLayer = w.tokens * (o.compute === 'fp32' ? 4 : 2) * layers;
@@ -79,6 +80,8 @@ export function adapterPathWork(
     sum.bwdBytes += c.bwd * perLayer;
     sum.fwdOps += c.fwdOps * layers;
     sum.bwdOps += c.bwdOps * layers;
+    // lora_A and lora_B of this linear: 2 FLOPs per adapter weight per token forward (TrainWork.adapterFp32Flops).
+    if (fp32Mm) sum.fp32Flops += 2 * w.tokens * o.loraRank * (dIn + dOut) * layers;
   };
   // Routed experts' adapters are timed in expertWork, and so are an MoE model's MLP adapters.
   const mlp = m.experts <= 1;
@@ -105,6 +108,20 @@ export function adapterPathWork(
     add(path, dIn, dOut, layers);
   }
   return sum;
+}
+
+/**
+ * Whether the adapters' matmuls run in fp32: PEFT's branch on fp32 adapters (get_peft_model's
+ * autocast_adapter_dtype=True) casts x to lora_A.weight.dtype (`_cast_input_dtype`, peft v0.20.0
+ * src/peft/tuners/lora/layer.py Linear.forward; bnb.py Linear4bit.forward does the same when
+ * `not torch.is_autocast_enabled()`), and with no autocast nothing casts it back, so lora_A and lora_B are fp32
+ * matmuls: on CUDA-core FMA, since PyTorch leaves TF32 off for matmuls (torch.backends.cuda.matmul.allow_tf32
+ * defaults to False, https://pytorch.org/docs/stable/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices).
+ * Only a path with an fp32 branch (PEFT's) casts; engines that cast the adapters to the input's dtype do not.
+ */
+function fp32AdapterMatmuls(main: LoraPathCost, o: EstimateOptions, t: TimeOptions): boolean {
+  if (main.fp32Branch === undefined || t.noAutocast !== true || o.compute === 'fp32') return false;
+  return builtAdapterBytes(o, FRAMEWORKS[o.framework], t) === 4;
 }
 
 /** One adapted linear's passes (in elements of its input and output widths) and kernels on a LoRA path. */

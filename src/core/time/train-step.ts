@@ -191,7 +191,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8 = w.f8;
   const f8F = f8.fwdFlops / f8Gemm - f8.fwdFlops / gemm + f8.castFwdBytes / r.mem;
   const f8B = f8.bwdFlops / f8Gemm - f8.bwdCounted / gemm + f8.castBwdBytes / r.mem;
-  const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF;
+  const a32 = w.adapterFp32Flops / r.gemm32 - w.adapterFp32Flops / gemm; // TrainWork.adapterFp32Flops
+  const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF + a32;
   const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = hostPerOpOf(w);
@@ -213,6 +214,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     f8B +
     expertB +
     deltaB +
+    2 * a32 +
     w.bwdAttnFlops / attnRate +
     (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
   const loopHostB =

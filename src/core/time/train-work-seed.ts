@@ -96,6 +96,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   adapterBwdBytes: DOUBLE_FIELD,
   adapterFwdOps: DOUBLE_FIELD,
   adapterBwdOps: DOUBLE_FIELD,
+  adapterFp32Flops: DOUBLE_FIELD,
   f8: {
     fwdFlops: DOUBLE_FIELD,
     bwdFlops: DOUBLE_FIELD,

@@ -135,6 +135,11 @@ export interface TrainWork {
   adapterBwdBytes: number;
   adapterFwdOps: number;
   adapterBwdOps: number;
+  /**
+   * Forward FLOPs of the adapters (inside fwdGemmFlops; twice them inside bwdGemmFlops) that run as fp32 matmuls: PEFT's
+   * fp32 adapters without autocast (adapter-path.ts fp32AdapterMatmuls), timed at the fp32 rate.
+   */
+  adapterFp32Flops: number;
   /** FP8 training (time/float8.ts): converted forward matmul FLOPs (inside fwdGemmFlops) and cast bytes. */
   f8: Float8Work;
   /** The experts' torch._grouped_mm calls (time/grouped-mm.ts; none unless the engine's profile says so). */

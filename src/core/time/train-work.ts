@@ -31,7 +31,6 @@ import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm, shardedWire } from './train-expert-parallel.js';
-
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -627,6 +626,7 @@ export function trainWork(
     adapterBwdBytes: aw.bwdBytes,
     adapterFwdOps: aw.fwdOps,
     adapterBwdOps: aw.bwdOps,
+    adapterFp32Flops: aw.fp32Flops,
     f8,
     groupedMm: groupedMmWork(m, o, w.layersHere, w.lora, ew.dispatch === 'grouped', paramWrapper),
     // torch.autocast over fp32 weights: transformers casts the input to the weight's dtype (fp32) for the call. FP8
