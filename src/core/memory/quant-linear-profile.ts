@@ -1,3 +1,4 @@
+import type { WeightDtype } from '../../schema/estimate.js';
 import type { Mxfp4ExpertProfile } from './mxfp4-expert-profile.js';
 
 /**
@@ -11,4 +12,10 @@ export interface QuantLinearProfile extends Mxfp4ExpertProfile {
    * Absent: the AWQ kernel family's crossover (time/decode.ts KERNELS.awq, AutoAWQ's).
    */
   awqGemmMaxTokens?: number;
+  /**
+   * Quantized checkpoint formats whose vision tower the engine loads in 16 bits: the quantizer leaves the tower out
+   * (quantization_config modules_to_not_convert / ignore) and the engine gives the layers it names an unquantized
+   * linear. Absent, or a format not listed: the tower's linears are stored like the text model's.
+   */
+  floatTowerWeights?: readonly WeightDtype[];
 }

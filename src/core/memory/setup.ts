@@ -137,18 +137,27 @@ function factsOf(arch: Arch): ArchFacts {
 /**
  * Bytes of every layer linear in its storage format: values, quantization constants, biases. `expertBytes`: bytes
  * per value of routed experts the quantizer leaves unquantized (FrameworkProfile.unquantizedExperts), else null.
+ * `towerBytes`: bytes per value of a vision tower the checkpoint keeps in 16 bits (floatTowerWeights), else null.
  */
-function storageOf(arch: Arch, facts: ArchFacts, o: EstimateOptions, expertBytes: number | null) {
-  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}|${expertBytes}`;
+function storageOf(
+  arch: Arch,
+  facts: ArchFacts,
+  o: EstimateOptions,
+  expertBytes: number | null,
+  towerBytes: number | null,
+) {
+  const key = `${o.weights}|${o.compute}|${o.sparsity}|${o.sparseFormat}|${o.doubleQuant}|${expertBytes}|${towerBytes}`;
   let sum = facts.storage.get(key);
   if (!sum) {
     sum = { values: 0, constants: 0, bias: 0 };
     for (const g of arch.groups)
       for (const l of g.linears) {
         const st =
-          expertBytes !== null && g.experts > 1 && l.copies > 1
-            ? floatStorage(l, g.count, expertBytes)
-            : linearStorage(arch, l, g.count, o);
+          towerBytes !== null && g.name === 'vision'
+            ? floatStorage(l, g.count, towerBytes)
+            : expertBytes !== null && g.experts > 1 && l.copies > 1
+              ? floatStorage(l, g.count, expertBytes)
+              : linearStorage(arch, l, g.count, o);
         sum.values += st.values;
         sum.constants += st.constants;
         sum.bias += st.bias;
@@ -369,11 +378,13 @@ export function setupOf(model: Arch, o: EstimateOptions, ctx: EstimateContext): 
         ? 4
         : floatBytes
       : null;
+  // A quantized VL checkpoint whose quantizer left the tower out loads it at the float width (floatTowerWeights).
+  const towerBytes = quantized && fw.floatTowerWeights?.includes(o.weights) ? floatBytes : null;
   const {
     values: linValues,
     constants: linConstants,
     bias: linBias,
-  } = storageOf(arch, facts, o, expertBytes);
+  } = storageOf(arch, facts, o, expertBytes, towerBytes);
   // Training expert parallelism (torchtitan) keeps the sharded holdings' layout (efsdp x ep covers the dp_shard x cp
   // x tp ranks: parallel_dims.py) and changes what a layer gathers: trainingEpOf.
   const experts = splitsExperts(o) && !training ? expertStorageOf(arch, o) : null;

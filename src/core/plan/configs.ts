@@ -54,6 +54,18 @@ export interface BaseConfig {
   idPart: string;
 }
 
+/**
+ * The base's id as it runs on `gpu`: without bf16 a bf16 configuration computes in fp16 and loads its 16-bit
+ * weights as fp16 (results.ts planOptions), so the weights part (`method/bf16/...`) names fp16.
+ */
+export function idPartOn(b: BaseConfig, gpu: Gpu): string {
+  if (gpu.supportsBf16 || b.options.compute !== 'bf16' || b.options.weights !== 'bf16')
+    return b.idPart;
+  const parts = b.idPart.split('/');
+  parts[1] = 'fp16';
+  return parts.join('/');
+}
+
 export const RANK_KEYS: Record<RankBy, [number, number, number]> = {
   // indices into [cost, hours, watts]
   cost: [0, 1, 2],

@@ -30,7 +30,14 @@ import type { Gpu } from '../../schema/gpu.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { gpuTable, keptOr, type PlanTiming } from './view-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
-import { OFFLOADS, RANK_KEYS, boardWatts, givenHostRamBytes, hostRamLimit } from './configs.js';
+import {
+  OFFLOADS,
+  RANK_KEYS,
+  boardWatts,
+  givenHostRamBytes,
+  hostRamLimit,
+  idPartOn,
+} from './configs.js';
 import { REASON, timeOptionsOf } from './context.js';
 import type { Ctx, Kept, LoopState } from './context.js';
 import { REASONS, costBasisOf } from './types.js';
@@ -123,7 +130,7 @@ export function planId(ctx: Ctx, k: { row: number; hw: number; level: number }):
   const where = h.kind === 'rent' ? `rent:${h.offer?.id ?? h.gpu.id}` : `${h.kind}:${h.gpu.id}`;
   const v = ctx.variants[r.variant[k.row]!]!;
   const par = `${v.engine}${v.optimizerInBackward ? '-oib' : ''}${v.liger ? '-liger' : ''}${v.tiledMlp === true ? '-tiled-mlp' : ''}/z${r.zero[k.row]}${r.offload[k.row] ? `-off-${OFFLOADS[r.offload[k.row]!]}` : ''}/tp${r.tp[k.row]}/pp${r.pp[k.row]}`;
-  return `${b.idPart}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
+  return `${idPartOn(b, h.gpu)}/${par}/${where}x${r.count[k.row]}${h.kind === 'rent' ? '' : `@${Math.round(level * 100)}%`}`;
 }
 
 /** Where a plan runs: the GPU option, its count and node shape, and the power cap. */

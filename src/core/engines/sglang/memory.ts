@@ -189,6 +189,9 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // bitsandbytes NF4 through bitsandbytes (python/sglang/srt/layers/quantization/).
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
+  // As vLLM: AWQ/GPTQ VL checkpoints keep the tower unquantized and the engine skips those layers
+  // (is_layer_skipped_awq, python/sglang/srt/layers/quantization/awq.py, v0.5.23).
+  floatTowerWeights: ['int4'],
   quantFormatFor: {
     nf4: 'bnb',
     fp4: 'bnb', // a pre-quantized bitsandbytes FP4 checkpoint: the same bitsandbytes kernels

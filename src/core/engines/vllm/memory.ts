@@ -182,6 +182,12 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // FP16_MATMUL_HEURISTIC_CONDITION = x.shape[:-1].numel() >= 256 (AWQLinearMethod.apply,
   // vllm/model_executor/layers/quantization/awq.py @000796acdf1e6184eeb36272c5ddd6ffbc41fac3).
   awqGemmMaxTokens: 255,
+  // AWQ/GPTQ VL checkpoints leave the tower out (AutoAWQ awq/models/base.py save_quantized writes
+  // modules_to_not_convert ["visual"] for a VLM; llm-compressor examples/multimodal_vision ignore "re:visual.*") and
+  // the engine gives those layers UnquantizedLinearMethod (AWQConfig.get_quant_method, is_layer_skipped_awq:
+  // vllm/model_executor/layers/quantization/awq.py, v0.33.0; GPTQ: the model drops the quant_config for its tower,
+  // _maybe_ignore_quant_config in vllm/model_executor/models/qwen2_5_vl.py).
+  floatTowerWeights: ['int4'],
   // --quantization bitsandbytes runs bitsandbytes' own kernels (https://docs.vllm.ai/en/latest/features/quantization/bnb.html);
   // int8/fp8 checkpoints run CUTLASS W8A8 (Marlin W8A16 where the GPU lacks FP8: time/decode.ts kernelOn).
   quantFormatFor: {
