@@ -87,8 +87,11 @@ export const FRAMEWORKS = [
   'llama.cpp',
 ] as const;
 
-/** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family), GRPO or PPO. */
-export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo'] as const;
+/**
+ * Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family), GRPO, PPO, or a
+ * reward model (TRL RewardTrainer: a sequence-classification score head over chosen/rejected pairs).
+ */
+export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo', 'reward'] as const;
 /** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
 export const REFERENCES = ['model', 'none', 'precomputed'] as const;
 /**
