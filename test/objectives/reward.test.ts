@@ -157,6 +157,35 @@ describe('reward-model training read by --from', () => {
     expect(c.unknown).toEqual([]);
   });
 
+  it('axolotl reward_model with a sequence-classification model_type (its reward-modelling docs)', () => {
+    const lines = [
+      'base_model: Qwen/Qwen2-0.5B-Instruct',
+      'model_type: AutoModelForSequenceClassification',
+      'num_labels: 1',
+      'tokenizer_type: AutoTokenizer',
+      'reward_model: true',
+      'chat_template: qwen_25',
+      'datasets:',
+      '  - path: argilla/distilabel-intel-orca-dpo-pairs',
+      '    type: bradley_terry.chat_template',
+      'sequence_len: 2048',
+      'micro_batch_size: 4',
+      'bf16: true',
+    ];
+    const c = inDir('rm.yml', lines.join('\n'));
+    expect(c.format).toBe('axolotl');
+    expect(c.flags).toMatchObject({ objective: 'reward', seq: 2048, batch: 4 });
+    expect(c.warnings.some((w) => w.startsWith('reward_model:'))).toBe(false);
+    // The causal LM as loaded keeps its lm_head: SFT, said.
+    const causal = inDir('rm.yml', lines.filter((l) => !l.startsWith('model_type')).join('\n'));
+    expect(causal.flags.objective).toBeUndefined();
+    expect(
+      causal.warnings.some((w) =>
+        w.startsWith('reward_model: reward-model training on the causal LM'),
+      ),
+    ).toBe(true);
+  });
+
   it("LLaMA-Factory stage rm stays SFT: its value head keeps the lm_head's logits", () => {
     const c = inDir(
       'rm.yaml',
