@@ -176,6 +176,8 @@ describe('reward-model training read by --from', () => {
     expect(c.format).toBe('axolotl');
     expect(c.flags).toMatchObject({ objective: 'reward', seq: 2048, batch: 4 });
     expect(c.warnings.some((w) => w.startsWith('reward_model:'))).toBe(false);
+    const published = readFromConfig(join(PUBLISHED, 'axolotl/examples/qwen2/reward-model.yaml'));
+    expect(published.flags).toMatchObject({ objective: 'reward', seq: 2048, batch: 2 });
     // The causal LM as loaded keeps its lm_head: SFT, said.
     const causal = inDir('rm.yml', lines.filter((l) => !l.startsWith('model_type')).join('\n'));
     expect(causal.flags.objective).toBeUndefined();
