@@ -21,11 +21,17 @@ export const rlJobSchema = z
   .strict();
 
 /**
- * The objectives a scenario plans: every one a launched engine writes. PPO and reward models are estimated
- * (`estimate --objective ppo|reward`), never planned: no engine profile writes TRL's PPOTrainer or RewardTrainer.
+ * The objectives a scenario plans: every one a launched engine writes. PPO and (process) reward models are estimated
+ * (`estimate --objective ppo|reward|prm`), never planned: no engine profile writes TRL's PPOTrainer, RewardTrainer or
+ * PRMTrainer.
  */
-type Planned = Exclude<(typeof OBJECTIVES)[number], 'ppo' | 'reward'>;
-const ESTIMATED_ONLY: readonly string[] = ['ppo', 'reward'];
+type Planned = Exclude<(typeof OBJECTIVES)[number], 'ppo' | 'reward' | 'prm'>;
+const ESTIMATED_TRAINERS: Record<string, string> = {
+  ppo: 'PPOTrainer',
+  reward: 'RewardTrainer',
+  prm: 'PRMTrainer',
+};
+const ESTIMATED_ONLY: readonly string[] = Object.keys(ESTIMATED_TRAINERS);
 const PLANNED_OBJECTIVES = OBJECTIVES.filter((o): o is Planned => !ESTIMATED_ONLY.includes(o)) as [
   Planned,
   ...Planned[],
@@ -38,7 +44,7 @@ export const objectiveJobFields = {
     .enum(PLANNED_OBJECTIVES, {
       error: (iss) =>
         typeof iss.input === 'string' && ESTIMATED_ONLY.includes(iss.input)
-          ? `${iss.input} is estimated, not planned (vramplan estimate --objective ${iss.input}): no launched engine writes TRL's ${iss.input === 'ppo' ? 'PPOTrainer' : 'RewardTrainer'}; planned: ${PLANNED_OBJECTIVES.join(', ')}`
+          ? `${iss.input} is estimated, not planned (vramplan estimate --objective ${iss.input}): no launched engine writes TRL's ${ESTIMATED_TRAINERS[iss.input]}; planned: ${PLANNED_OBJECTIVES.join(', ')}`
           : undefined,
     })
     .default('sft'),

@@ -206,6 +206,18 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     rollout: false,
     scoreHead: { labels: 1 },
   },
+  // TRL v1.9.0 trl/experimental/prm/prm_trainer.py: token classification (its collator
+  // DataCollatorForTokenClassification, "Shapes are (batch_size, seq_len, num_labels)"), the model
+  // AutoModelForTokenClassification with num_labels=2 (examples/scripts/prm.py L80-L81): a Linear(hidden, 2) `score`
+  // over every position (transformers modeling_layers.py GenericForTokenClassification), one sequence per example.
+  prm: {
+    example: 'sequence',
+    references: ['none'],
+    why: 'a process reward model trains on its own step labels',
+    defaultReference: 'none',
+    rollout: false,
+    scoreHead: { labels: 2 },
+  },
 };
 
 /** The score head's labels where the objective trains a sequence-classification model (ObjectiveProfile.scoreHead). */

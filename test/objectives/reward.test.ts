@@ -59,6 +59,18 @@ describe('reward-model memory and time', () => {
   });
 });
 
+describe('process reward model (token classification, TRL PRMTrainer)', () => {
+  it('a hidden x 2 head over every position, one sequence per example: no vocabulary logits', () => {
+    const arch = resolveModel(MODEL) as { hidden: number };
+    const prm = estimate({ objective: 'prm', batch: 8 });
+    const sft = estimate({ batch: 8 });
+    expect(prm.perGpu.breakdown.logits).toBeLessThan(2 ** 20);
+    expect(prm.params.total - sft.params.total).toBe(2 * arch.hidden);
+    expect(prm.perGpu.breakdown.activations).toBe(sft.perGpu.breakdown.activations);
+    expect(prm.time!.stepSeconds).toBeLessThan(sft.time!.stepSeconds);
+  });
+});
+
 describe('reward-model refusals (one line each)', () => {
   const base = ['estimate', '--model', MODEL, '--objective', 'reward'];
   it.each([
@@ -132,14 +144,29 @@ describe('reward-model training read by --from', () => {
     expect(c.flags.seq).toBe(1024);
   });
 
-  it("TRL's reward_modeling.py usage lines (published table) read as reward; prm.py stays SFT", () => {
+  it("TRL's reward_modeling.py and prm.py usage lines (published table) read as reward and prm", () => {
     for (const n of [1, 2]) {
       const c = readFromConfig(join(PUBLISHED, `trl-scripts/reward_modeling-${n}.sh`));
       expect(c.flags.objective, `reward_modeling-${n}`).toBe('reward');
       expect(c.flags.seq).toBe(2048);
       const prm = readFromConfig(join(PUBLISHED, `trl-scripts/prm-${n}.sh`));
-      expect(prm.flags.objective ?? 'sft', `prm-${n}`).toBe('sft');
+      expect(prm.flags.objective, `prm-${n}`).toBe('prm');
+      // PRMConfig.max_length 1024 (trl/experimental/prm/prm_config.py v1.9.0).
+      expect(prm.flags.seq).toBe(1024);
     }
+  });
+
+  it('a PRMConfig YAML names it by step_separator', () => {
+    const c = inDir(
+      'config.yaml',
+      [
+        'model_name_or_path: Qwen/Qwen2-0.5B-Instruct',
+        'step_separator: "\\n"',
+        'max_length: 512',
+      ].join('\n'),
+    );
+    expect(c.flags).toMatchObject({ objective: 'prm', seq: 512 });
+    expect(c.unknown).toEqual([]);
   });
 
   it('a RewardConfig YAML names it by center_rewards_coefficient', () => {
@@ -178,6 +205,20 @@ describe('reward-model training read by --from', () => {
     expect(c.warnings.some((w) => w.startsWith('reward_model:'))).toBe(false);
     const published = readFromConfig(join(PUBLISHED, 'axolotl/examples/qwen2/reward-model.yaml'));
     expect(published.flags).toMatchObject({ objective: 'reward', seq: 2048, batch: 2 });
+    // process_reward_model with a token-classification model_type: AxolotlPRMTrainer.
+    const prm = inDir(
+      'prm.yml',
+      lines
+        .map((l) =>
+          l.startsWith('model_type')
+            ? 'model_type: AutoModelForTokenClassification'
+            : l === 'reward_model: true'
+              ? 'process_reward_model: true'
+              : l,
+        )
+        .join('\n'),
+    );
+    expect(prm.flags.objective).toBe('prm');
     // The causal LM as loaded keeps its lm_head: SFT, said.
     const causal = inDir('rm.yml', lines.filter((l) => !l.startsWith('model_type')).join('\n'));
     expect(causal.flags.objective).toBeUndefined();

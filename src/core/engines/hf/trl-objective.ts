@@ -33,7 +33,7 @@ const PAIRS = 'preference pairs ("prompt", "chosen", "rejected")';
  * The objectives the TRL launchers write (PPO and reward models are estimated, not written: no engine profile lists
  * them).
  */
-export type WrittenObjective = Exclude<Objective, 'sft' | 'ppo' | 'reward'>;
+export type WrittenObjective = Exclude<Objective, 'sft' | 'ppo' | 'reward' | 'prm'>;
 
 export const TRL_TRAINERS: Record<WrittenObjective, TrlTrainer> = {
   dpo: {

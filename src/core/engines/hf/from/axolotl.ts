@@ -329,10 +329,15 @@ const AXOLOTL_RL: Record<string, string> = {
 function rlInto(r: FieldReader, flags: FromFlags, warnings: string[]): void {
   // reward_model with a sequence-classification model_type (axolotl 067b021 docs/reward_modelling.qmd) trains
   // AxolotlRewardTrainer, TRL's RewardTrainer (core/builders/causal.py L160-L161, L364-L368).
-  if (r.bool('reward_model') && /ForSequenceClassification$/.test(r.str('model_type') ?? '')) {
+  const modelType = r.str('model_type') ?? '';
+  if (r.bool('reward_model') && /ForSequenceClassification$/.test(modelType)) {
     flags.objective = 'reward';
     r.used.add('center_rewards_coefficient');
   }
+  // process_reward_model with a token-classification model_type (the same docs) trains AxolotlPRMTrainer, TRL's
+  // PRMTrainer (causal.py L162-L163, L370-L371).
+  if (r.bool('process_reward_model') && /ForTokenClassification$/.test(modelType))
+    flags.objective = 'prm';
   const rl = r.str('rl');
   if (rl === undefined) return;
   const objective = AXOLOTL_RL[rl.toLowerCase()];

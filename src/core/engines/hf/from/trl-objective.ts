@@ -68,6 +68,8 @@ const PPO_KEYS = [
 const KTO_KEYS = ['desirable_weight', 'undesirable_weight'];
 /** Keys only RewardConfig has (trl/trainer/reward_config.py v1.9.0). */
 const REWARD_KEYS = ['center_rewards_coefficient'];
+/** Keys only PRMConfig has (trl/experimental/prm/prm_config.py v1.9.0). */
+const PRM_KEYS = ['step_separator', 'train_on_last_step_only'];
 // kto_config.py v1.9.0 loss_type choices.
 const KTO_LOSSES = ['kto', 'apo_zero_unpaired'];
 const SIMPO_KEYS = ['simpo_gamma', 'cpo_alpha'];
@@ -96,6 +98,8 @@ const TRAINERS: Record<string, string> = {
   ppo: 'ppo',
   // `trl reward` (trl/scripts/reward.py) and examples/scripts/reward_modeling.py at v1.9.0 run RewardTrainer.
   reward: 'reward',
+  // examples/scripts/prm.py at v1.9.0 runs trl.experimental.prm.PRMTrainer.
+  prm: 'prm',
 };
 
 const lossesOf = (doc: Record<string, unknown>): string[] =>
@@ -110,6 +114,7 @@ function objectiveOfKeys(doc: Record<string, unknown>): string | null {
   const loss = (names: readonly string[]) => losses.some((l) => names.includes(l));
   if (has(PPO_KEYS)) return 'ppo';
   if (has(REWARD_KEYS)) return 'reward';
+  if (has(PRM_KEYS)) return 'prm';
   if (has(GRPO_KEYS) || loss(GRPO_LOSSES)) return 'grpo';
   if (has(KTO_KEYS) || loss(KTO_LOSSES)) return 'kto';
   if (has(SIMPO_KEYS) || loss(SIMPO_LOSSES)) return 'simpo';
@@ -143,6 +148,7 @@ const NAMES: Record<string, string> = {
   grpo: 'GRPO',
   ppo: 'PPO',
   reward: 'reward model',
+  prm: 'process reward model',
 };
 
 /**
@@ -297,6 +303,8 @@ export function mapTrlObjective(
   else if (objective === 'ppo') mapPpo(r, flags);
   // RewardConfig (reward_config.py v1.9.0): center_rewards_coefficient adds a term on the pair's scores, nothing held.
   else if (objective === 'reward') r.used.add('center_rewards_coefficient');
+  // PRMConfig (prm_config.py v1.9.0): how steps are separated and labelled, nothing held.
+  else if (objective === 'prm') for (const k of PRM_KEYS) r.used.add(k);
   else mapPreference(r, objective, flags, user);
 }
 
