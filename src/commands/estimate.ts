@@ -77,7 +77,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
   ['compile', null, 'torch.compile / fused kernels on (memory and time)'],
   ['sparsity', '<fraction>', 'fraction of zero weights in the linear layers, 0-1 (default 0)'],
   ['sparse-format', '<fmt>', oneOf('sparseFormat')],
-  ['objective', '<name>', 'sft, dpo, orpo, kto, simpo, grpo, ppo (default sft)'],
+  ['objective', '<name>', 'sft, dpo, orpo, kto, simpo, grpo, ppo, reward, prm (default sft)'],
   [
     'reference',
     '<where>',

@@ -87,8 +87,22 @@ export const FRAMEWORKS = [
   'llama.cpp',
 ] as const;
 
-/** Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family), GRPO or PPO. */
-export const OBJECTIVES = ['sft', 'dpo', 'orpo', 'kto', 'simpo', 'grpo', 'ppo'] as const;
+/**
+ * Training objective (DESIGN.md "Engines, serving and RL"): supervised, preference (DPO family), GRPO, PPO, a
+ * reward model (TRL RewardTrainer: a sequence-classification score head over chosen/rejected pairs) or a process
+ * reward model (TRL PRMTrainer: a token-classification head over every position).
+ */
+export const OBJECTIVES = [
+  'sft',
+  'dpo',
+  'orpo',
+  'kto',
+  'simpo',
+  'grpo',
+  'ppo',
+  'reward',
+  'prm',
+] as const;
 /** Where the reference log-probs come from: a reference model each step, none, or computed once before training. */
 export const REFERENCES = ['model', 'none', 'precomputed'] as const;
 /**

@@ -222,7 +222,7 @@ export function objectiveInto(o: EstimateOptions, flags: RawFlags): void {
       throw new FlagError(
         stray,
         flags[stray],
-        'only with --objective dpo, orpo, kto, simpo, grpo or ppo',
+        'only with --objective dpo, orpo, kto, simpo, grpo, ppo, reward or prm',
       );
     return;
   }

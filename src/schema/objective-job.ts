@@ -21,14 +21,20 @@ export const rlJobSchema = z
   .strict();
 
 /**
- * The objectives a scenario plans: every one a launched engine writes. PPO is estimated (`estimate --objective
- * ppo`), never planned: no engine profile writes TRL's PPOTrainer.
+ * The objectives a scenario plans: every one a launched engine writes. PPO and (process) reward models are estimated
+ * (`estimate --objective ppo|reward|prm`), never planned: no engine profile writes TRL's PPOTrainer, RewardTrainer or
+ * PRMTrainer.
  */
-const PLANNED_OBJECTIVES = OBJECTIVES.filter(
-  (o): o is Exclude<(typeof OBJECTIVES)[number], 'ppo'> => o !== 'ppo',
-) as [
-  Exclude<(typeof OBJECTIVES)[number], 'ppo'>,
-  ...Exclude<(typeof OBJECTIVES)[number], 'ppo'>[],
+type Planned = Exclude<(typeof OBJECTIVES)[number], 'ppo' | 'reward' | 'prm'>;
+const ESTIMATED_TRAINERS: Record<string, string> = {
+  ppo: 'PPOTrainer',
+  reward: 'RewardTrainer',
+  prm: 'PRMTrainer',
+};
+const ESTIMATED_ONLY: readonly string[] = Object.keys(ESTIMATED_TRAINERS);
+const PLANNED_OBJECTIVES = OBJECTIVES.filter((o): o is Planned => !ESTIMATED_ONLY.includes(o)) as [
+  Planned,
+  ...Planned[],
 ];
 
 /** The fields a fine-tune job adds for its objective (spread into the fine-tune job's object). */
@@ -37,8 +43,8 @@ export const objectiveJobFields = {
   objective: z
     .enum(PLANNED_OBJECTIVES, {
       error: (iss) =>
-        iss.input === 'ppo'
-          ? `ppo is estimated, not planned (vramplan estimate --objective ppo): no launched engine writes TRL's PPOTrainer; planned: ${PLANNED_OBJECTIVES.join(', ')}`
+        typeof iss.input === 'string' && ESTIMATED_ONLY.includes(iss.input)
+          ? `${iss.input} is estimated, not planned (vramplan estimate --objective ${iss.input}): no launched engine writes TRL's ${ESTIMATED_TRAINERS[iss.input]}; planned: ${PLANNED_OBJECTIVES.join(', ')}`
           : undefined,
     })
     .default('sft'),

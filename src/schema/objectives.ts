@@ -88,6 +88,15 @@ export interface ObjectiveProfile {
    * logits are whole.
    */
   readsLogits?: true;
+  /**
+   * The engine builds a sequence-classification model in place of the causal LM: a `score` Linear(hidden,
+   * labels, bias=False) instead of the vocabulary-sized lm_head, applied to every position's last hidden state
+   * and pooled at the last non-pad token (huggingface/transformers@00029cfa0ed780d1ddb6e5d199bd92e86c5791a2
+   * src/transformers/modeling_layers.py GenericForSequenceClassification.forward: `logits = self.score(hidden_states)`
+   * then `pooled_logits = logits[arange, last_non_pad_token]`). No lm_head weights and no vocabulary logits: the
+   * step's logits are `labels` per token.
+   */
+  scoreHead?: { labels: number };
 }
 
 const TRL = 'https://github.com/huggingface/trl/blob/v1.9.0/trl';
@@ -185,7 +194,35 @@ export const OBJECTIVE_PROFILES: Readonly<Record<Objective, ObjectiveProfile>> =
     },
     critic: { epochs: 4 },
   },
+  // TRL v1.9.0 trl/trainer/reward_trainer.py: AutoModelForSequenceClassification with num_labels=1 (__init__
+  // L385 "the only output of the model is the reward score"); DataCollatorForPreference batches
+  // `chosen_ids + rejected_ids` into one forward (L204) and compute_loss chunks the scores in two for
+  // -logsigmoid(r_chosen - r_rejected) (L744-L753); no reference model.
+  reward: {
+    example: 'pair',
+    references: ['none'],
+    why: 'a reward model trains on its own scores',
+    defaultReference: 'none',
+    rollout: false,
+    scoreHead: { labels: 1 },
+  },
+  // TRL v1.9.0 trl/experimental/prm/prm_trainer.py: token classification (its collator
+  // DataCollatorForTokenClassification, "Shapes are (batch_size, seq_len, num_labels)"), the model
+  // AutoModelForTokenClassification with num_labels=2 (examples/scripts/prm.py L80-L81): a Linear(hidden, 2) `score`
+  // over every position (transformers modeling_layers.py GenericForTokenClassification), one sequence per example.
+  prm: {
+    example: 'sequence',
+    references: ['none'],
+    why: 'a process reward model trains on its own step labels',
+    defaultReference: 'none',
+    rollout: false,
+    scoreHead: { labels: 2 },
+  },
 };
+
+/** The score head's labels where the objective trains a sequence-classification model (ObjectiveProfile.scoreHead). */
+export const scoreHeadLabels = (o: { objective?: Objective | undefined }): number | null =>
+  o.objective === undefined ? null : (OBJECTIVE_PROFILES[o.objective].scoreHead?.labels ?? null);
 
 /** The options' objective trains a value model beside the policy and scores with a reward model (PPO). */
 export const hasCritic = (o: { objective?: Objective | undefined }): boolean =>

@@ -108,12 +108,12 @@ describe('preference objectives (properties)', () => {
     );
   });
 
-  it('(e) ORPO and SimPO never carry a reference (and reject one)', () => {
+  it('(e) ORPO, SimPO and reward models never carry a reference (and reject one)', () => {
     fc.assert(
       fc.property(
         archArb,
         optsArb({ maxBatch: 16 }),
-        fc.constantFrom('orpo', 'simpo'),
+        fc.constantFrom('orpo', 'simpo', 'reward', 'prm'),
         (arch, o, objective) => {
           fc.pre(o.method !== 'inference');
           const r = withFlags(o, { objective });

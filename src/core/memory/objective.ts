@@ -9,6 +9,7 @@
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
 import { generatesInTrainer, hasCritic, rollsOut } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
+import { trainedArch } from '../model/score-head.js';
 import { trainingGpus, type EstimateOptions } from '../../schema/estimate.js';
 import type { EstimateContext, MemoryEstimate, StageSummary } from './types.js';
 import type { FrameworkProfile } from './framework-profile.js';
@@ -404,12 +405,14 @@ function objectiveTotals(
 
 /** The extras folded into one estimate: every phase and stage holds the reference and vLLM's share. */
 export function withObjective(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   ctx: EstimateContext,
   fw: FrameworkProfile,
   policy: PolicyMemory,
 ): MemoryEstimate & { objective: ObjectiveExtras } {
+  // A reward model trains under a score head, not the lm_head (ObjectiveProfile.scoreHead).
+  const arch = trainedArch(model, o);
   const po = policyOptions(o);
   const m = policy(arch, po, policyContext(o, ctx));
   const x = objectiveExtras(arch, o, ctx, fw, policy, m, po);
@@ -463,7 +466,7 @@ export function withObjective(
  * the fields rolloutBytes writes into them (the generation's method, optimizer, weights, batch and GPUs).
  */
 export function objectiveFigures(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   ctx: EstimateContext,
   fw: FrameworkProfile,
@@ -471,6 +474,7 @@ export function objectiveFigures(
   po: EstimateOptions = policyOptions(o),
   gen?: EstimateOptions,
 ): { policy: MemoryEstimate; deviceBytes: number; rolloutFloor: number; rolloutStart: number } {
+  const arch = trainedArch(model, o); // withObjective's
   const m = policy(arch, po, policyContext(o, ctx));
   const x = objectiveExtras(arch, o, ctx, fw, policy, m, po, gen);
   const t = objectiveTotals(o, fw, m, x);

@@ -14,6 +14,7 @@ import {
   rollsOut,
 } from '../../schema/objectives.js';
 import type { Arch } from '../model/arch.js';
+import { trainedArch } from '../model/score-head.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -703,13 +704,15 @@ const ownDecodeOptions = (g: GenerateDecodeProfile, m: ModelFacts): Partial<Time
 
 /** The objective's time result: the SFT step's, with the objective's phases added and the step re-summed. */
 export function estimateObjectiveTime(
-  arch: Arch,
+  model: Arch,
   o: EstimateOptions,
   gpu: Gpu,
   t: TimeOptions,
   params: number,
   pagedSpilled = false,
 ): TimeResult & { objectivePhases: ObjectivePhases } {
+  // A reward model trains under a score head, not the lm_head (ObjectiveProfile.scoreHead; model/score-head.ts).
+  const arch = trainedArch(model, o);
   const p = policyTrainOptions(o, t);
   // A trainer that prepares the k-bit model itself runs an fp32 residual stream (trainerTimeOptions).
   const tk = trainerTimeOptions(o, t);

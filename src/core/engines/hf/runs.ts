@@ -28,10 +28,12 @@ const positionsPastConfig = (modelType: string): string | null =>
 
 /**
  * TRL v1.9.0 also trains PPO (trl/experimental/ppo/ppo_trainer.py: a value model beside the policy, a frozen
- * reward model, transformers generate), which vramplan estimates and does not write.
+ * reward model, transformers generate) and reward models (trl/trainer/reward_trainer.py: a sequence-classification
+ * score head over chosen/rejected pairs; trl/experimental/prm/prm_trainer.py: token classification), which vramplan
+ * estimates and does not write.
  */
 export const HF_TRAINING_RUNS: EngineRuns = {
-  widen: { objectives: [...TRL_OBJECTIVES, 'ppo'] },
+  widen: { objectives: [...TRL_OBJECTIVES, 'ppo', 'reward', 'prm'] },
   positionsPastConfig,
   sources: {
     objectives:

@@ -29,8 +29,11 @@ export interface TrlTrainer {
 const PREFERENCE = 'trl-lib/ultrafeedback_binarized';
 const PAIRS = 'preference pairs ("prompt", "chosen", "rejected")';
 
-/** The objectives the TRL launchers write (PPO is estimated, not written: no engine profile lists it). */
-export type WrittenObjective = Exclude<Objective, 'sft' | 'ppo'>;
+/**
+ * The objectives the TRL launchers write (PPO and reward models are estimated, not written: no engine profile lists
+ * them).
+ */
+export type WrittenObjective = Exclude<Objective, 'sft' | 'ppo' | 'reward' | 'prm'>;
 
 export const TRL_TRAINERS: Record<WrittenObjective, TrlTrainer> = {
   dpo: {
@@ -81,9 +84,11 @@ export const TRL_TRAINERS: Record<WrittenObjective, TrlTrainer> = {
   },
 };
 
-/** The objective of a plan that runs a preference / RL trainer, or null for SFT (and PPO, never written). */
+/** The objective of a plan that runs a preference / RL trainer, or null for SFT (and PPO, reward: never written). */
 export const trlObjective = (o: EstimateOptions): WrittenObjective | null =>
-  o.objective === undefined || o.objective === 'sft' || o.objective === 'ppo' ? null : o.objective;
+  o.objective !== undefined && o.objective in TRL_TRAINERS
+    ? (o.objective as WrittenObjective)
+    : null;
 
 // DPOConfig.beta default 0.1 (dpo_config.py); KTOConfig.beta 0.1 (kto_config.py): written explicitly.
 const PREFERENCE_BETA = 0.1;

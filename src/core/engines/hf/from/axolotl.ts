@@ -63,7 +63,8 @@ const NOT_MODELLED: Record<string, string> = {
     'only the matching parameters train (not modelled: estimated as full fine-tuning)',
   peft_use_dora: 'DoRA keeps a magnitude vector and an extra weight-norm pass (not modelled)',
   relora: 'ReLoRA merges adapters periodically (estimated as plain LoRA)',
-  reward_model: 'reward-model training (estimated as SFT)',
+  reward_model:
+    'reward-model training on the causal LM as loaded (model_type is not a *ForSequenceClassification, so lm_head stays; estimated as SFT)',
   sequence_parallel_degree: 'sequence parallelism (see context_parallel_size)',
   fp8: 'FP8 training beside an adapter (estimated in bf16: --compute fp8 is full fine-tuning)',
   qat: 'quantization-aware training (not modelled)',
@@ -76,7 +77,11 @@ const NOT_MODELLED: Record<string, string> = {
 const notModelled = (r: FieldReader, flags: FromFlags): string[] =>
   Object.entries(NOT_MODELLED)
     .filter(
-      ([key]) => r.has(key) && r.raw(key) !== false && !(key === 'fp8' && flags.compute === 'fp8'),
+      ([key]) =>
+        r.has(key) &&
+        r.raw(key) !== false &&
+        !(key === 'fp8' && flags.compute === 'fp8') &&
+        !(key === 'reward_model' && flags.objective === 'reward'),
     )
     .map(([key, why]) => `${key}: ${why}`);
 
@@ -322,6 +327,17 @@ const AXOLOTL_RL: Record<string, string> = {
 };
 
 function rlInto(r: FieldReader, flags: FromFlags, warnings: string[]): void {
+  // reward_model with a sequence-classification model_type (axolotl 067b021 docs/reward_modelling.qmd) trains
+  // AxolotlRewardTrainer, TRL's RewardTrainer (core/builders/causal.py L160-L161, L364-L368).
+  const modelType = r.str('model_type') ?? '';
+  if (r.bool('reward_model') && /ForSequenceClassification$/.test(modelType)) {
+    flags.objective = 'reward';
+    r.used.add('center_rewards_coefficient');
+  }
+  // process_reward_model with a token-classification model_type (the same docs) trains AxolotlPRMTrainer, TRL's
+  // PRMTrainer (causal.py L162-L163, L370-L371).
+  if (r.bool('process_reward_model') && /ForTokenClassification$/.test(modelType))
+    flags.objective = 'prm';
   const rl = r.str('rl');
   if (rl === undefined) return;
   const objective = AXOLOTL_RL[rl.toLowerCase()];

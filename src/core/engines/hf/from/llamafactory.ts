@@ -67,6 +67,14 @@ export function mapLlamaFactory(
     warnings.push(
       `stage: ppo holds generated sequences, a value head and a reward model ${type === 'lora' ? '(the adapter-free base serves as reference)' : '(a second model copy)'}; estimated as SFT`,
     );
+  // stage rm (LLaMA-Factory@ff6d4d12 src/llamafactory/train/rm/workflow.py load_model(add_valuehead=True)) wraps the
+  // causal LM in TRL's AutoModelForCausalLMWithValueHead (trl<=0.24.0 there; huggingface/trl@v0.24.0
+  // trl/models/modeling_value_head.py forward): lm_head stays and its logits are computed and upcast to fp32 beside
+  // a Linear(hidden, 1) value head, so --objective reward (a score head, no vocabulary logits) is not what it runs.
+  if (stage === 'rm')
+    warnings.push(
+      'stage: rm keeps the lm_head and computes its vocabulary logits beside a value head (TRL AutoModelForCausalLMWithValueHead, as LLaMA-Factory loads it); estimated as SFT, with chosen and rejected each a sequence of the batch (PairwiseDataCollatorWithPadding): give --batch twice per_device_train_batch_size',
+    );
   // LLaMA-Factory runs TRL's DPOTrainer / KTOTrainer; pref_loss orpo and simpo drop the reference
   // (src/llamafactory/train/dpo/trainer.py: use_ref_model = pref_loss not in ["orpo", "simpo"]).
   if (stage === 'kto') flags.objective = 'kto';

@@ -1,5 +1,5 @@
 /**
- * TRL's preference and RL trainer configs (DPOConfig, KTOConfig, ORPOConfig, CPOConfig, GRPOConfig at TRL
+ * TRL's preference, reward and RL trainer configs (DPOConfig, KTOConfig, ORPOConfig, CPOConfig, GRPOConfig, RewardConfig at TRL
  * v1.9.0: trl/trainer/*_config.py, trl/experimental/{orpo,cpo}) → --objective and its flags. Shared by the
  * TrainingArguments/TRL JSON reader, axolotl (`rl:` with its `trl:` block) and LLaMA-Factory (`stage:`).
  * `trl <trainer> --config` (trl/scripts/{dpo,grpo,kto}.py at v1.9.0) parses with fail_with_unknown_args=False:
@@ -66,6 +66,10 @@ const PPO_KEYS = [
   'sft_model_path',
 ];
 const KTO_KEYS = ['desirable_weight', 'undesirable_weight'];
+/** Keys only RewardConfig has (trl/trainer/reward_config.py v1.9.0). */
+const REWARD_KEYS = ['center_rewards_coefficient'];
+/** Keys only PRMConfig has (trl/experimental/prm/prm_config.py v1.9.0). */
+const PRM_KEYS = ['step_separator', 'train_on_last_step_only'];
 // kto_config.py v1.9.0 loss_type choices.
 const KTO_LOSSES = ['kto', 'apo_zero_unpaired'];
 const SIMPO_KEYS = ['simpo_gamma', 'cpo_alpha'];
@@ -92,6 +96,10 @@ const TRAINERS: Record<string, string> = {
   simpo: 'simpo',
   grpo: 'grpo',
   ppo: 'ppo',
+  // `trl reward` (trl/scripts/reward.py) and examples/scripts/reward_modeling.py at v1.9.0 run RewardTrainer.
+  reward: 'reward',
+  // examples/scripts/prm.py at v1.9.0 runs trl.experimental.prm.PRMTrainer.
+  prm: 'prm',
 };
 
 const lossesOf = (doc: Record<string, unknown>): string[] =>
@@ -105,6 +113,8 @@ function objectiveOfKeys(doc: Record<string, unknown>): string | null {
   const losses = lossesOf(doc);
   const loss = (names: readonly string[]) => losses.some((l) => names.includes(l));
   if (has(PPO_KEYS)) return 'ppo';
+  if (has(REWARD_KEYS)) return 'reward';
+  if (has(PRM_KEYS)) return 'prm';
   if (has(GRPO_KEYS) || loss(GRPO_LOSSES)) return 'grpo';
   if (has(KTO_KEYS) || loss(KTO_LOSSES)) return 'kto';
   if (has(SIMPO_KEYS) || loss(SIMPO_LOSSES)) return 'simpo';
@@ -137,6 +147,8 @@ const NAMES: Record<string, string> = {
   simpo: 'SimPO',
   grpo: 'GRPO',
   ppo: 'PPO',
+  reward: 'reward model',
+  prm: 'process reward model',
 };
 
 /**
@@ -289,6 +301,10 @@ export function mapTrlObjective(
   flags.objective = objective;
   if (objective === 'grpo') mapGrpo(r, flags, user);
   else if (objective === 'ppo') mapPpo(r, flags);
+  // RewardConfig (reward_config.py v1.9.0): center_rewards_coefficient adds a term on the pair's scores, nothing held.
+  else if (objective === 'reward') r.used.add('center_rewards_coefficient');
+  // PRMConfig (prm_config.py v1.9.0): how steps are separated and labelled, nothing held.
+  else if (objective === 'prm') for (const k of PRM_KEYS) r.used.add(k);
   else mapPreference(r, objective, flags, user);
 }
 
