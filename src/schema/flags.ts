@@ -92,6 +92,13 @@ function fraction(flags: RawFlags, flag: string): number {
   return n;
 }
 
+/** --lora-dropout: 0 <= p < 1, on LoRA and QLoRA only. */
+function loraDropout(flags: RawFlags, method: Method): number {
+  if (method !== 'lora' && method !== 'qlora')
+    throw new FlagError('lora-dropout', flags['lora-dropout'], 'only with --method lora or qlora');
+  return fraction(flags, 'lora-dropout');
+}
+
 function addOnce<T>(list: T[], x: T): void {
   if (!list.includes(x)) list.push(x);
 }
@@ -186,6 +193,7 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
+  if (flags['lora-dropout'] !== undefined) o.loraDropout = loraDropout(flags, method);
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -682,6 +690,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   loraRank: 'lora-rank',
   loraTargets: 'lora-targets',
   loraAllLinear: 'lora-targets',
+  loraDropout: 'lora-dropout',
   modulesToSave: 'modules-to-save',
   batch: 'batch',
   seq: 'seq',
