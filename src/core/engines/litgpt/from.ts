@@ -21,6 +21,7 @@ const MEMORY_KEYS = [
   'devices',
   'num_nodes',
   'lora_r',
+  'lora_dropout',
   'lora_query',
   'lora_key',
   'lora_value',
@@ -35,7 +36,6 @@ const MEMORY_KEYS = [
 const OTHER_KEYS = new Set([
   'out_dir',
   'lora_alpha',
-  'lora_dropout',
   'data',
   'eval',
   'log',
@@ -146,6 +146,7 @@ export function mapLitgpt(doc: Record<string, unknown>): FromMapping {
   if (adapter) {
     const rank = r.int('lora_r');
     flags['lora-rank'] = rank ?? 8; // lora.py L56: lora_r = 8
+    flags['lora-dropout'] = r.fraction('lora_dropout') ?? 0.05; // lora.py setup: lora_dropout = 0.05
     // lora.py L59-64 defaults: query and value on, key, projection, mlp and head off.
     const on = (k: string, d: boolean) => r.bool(k) ?? d;
     const attn = {
