@@ -140,16 +140,6 @@ export const UNSLOTH_RULES: readonly Rule[] = [
     applies: (x) => isAdapter(x.options),
   },
   {
-    id: 'unsloth-lora-dropout-slow-path',
-    says: "With lora_dropout above 0 Unsloth runs PEFT's LoRA forward instead of its fast LoRA kernels; the launcher writes lora_dropout 0 (the estimate counts the dropout copies on the fast path's other tensors)",
-    library: 'unsloth',
-    versions: UNSLOTH_VERSIONS,
-    source: `${U}/unsloth/models/llama.py#L3242-L3246`,
-    effect: 'forbid',
-    scope: 'writer',
-    applies: (x) => isAdapter(x.options) && (x.options.loraDropout ?? 0) > 0,
-  },
-  {
     id: 'unsloth-all-linear-expanded',
     says: 'FastLanguageModel.get_peft_model reads target_modules as module names (no PEFT "all-linear" shorthand); the launcher expands all-linear to q/k/v/o/gate/up/down_proj',
     library: 'unsloth',
