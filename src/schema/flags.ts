@@ -92,11 +92,10 @@ function fraction(flags: RawFlags, flag: string): number {
   return n;
 }
 
-/** --lora-dropout: 0 <= p < 1, on LoRA and QLoRA only. */
-function loraDropout(flags: RawFlags, method: Method): number {
-  if (method !== 'lora' && method !== 'qlora')
-    throw new FlagError('lora-dropout', flags['lora-dropout'], 'only with --method lora or qlora');
-  return fraction(flags, 'lora-dropout');
+/** --lora-dropout: 0 <= p < 1; read on LoRA and QLoRA only (a config's lora_dropout beside --method full). */
+function loraDropout(flags: RawFlags, method: Method): number | undefined {
+  const p = fraction(flags, 'lora-dropout');
+  return method === 'lora' || method === 'qlora' ? p : undefined;
 }
 
 function addOnce<T>(list: T[], x: T): void {
@@ -193,7 +192,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
-  if (flags['lora-dropout'] !== undefined) o.loraDropout = loraDropout(flags, method);
+  const dropout = flags['lora-dropout'] === undefined ? undefined : loraDropout(flags, method);
+  if (dropout !== undefined) o.loraDropout = dropout;
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);

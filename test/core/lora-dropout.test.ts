@@ -45,16 +45,13 @@ describe('LoRA dropout copies per adapted linear', () => {
     );
   });
 
-  it('hf-trainer defaults to the lora_dropout its launcher writes; the hf family to PEFT default 0', () => {
+  it('without --lora-dropout each profile counts its default: none on hf and unsloth, LitGPT 0.05', () => {
     const f = { ...base, 'lora-targets': 'q,v' };
-    expect(
-      withEngineDefaults(optionsFromFlags({ ...f, framework: 'hf-trainer' }), {
-        ...f,
-        framework: 'hf-trainer',
-      }).loraDropout,
-    ).toBe(0.05);
-    expect(acts({ ...f, framework: 'hf' })).toBe(
-      acts({ ...f, framework: 'hf', 'lora-dropout': 0 }),
+    expect(acts({ ...f, framework: 'hf-trainer' })).toBe(
+      acts({ ...f, framework: 'hf-trainer', 'lora-dropout': 0 }),
+    );
+    expect(acts({ ...f, framework: 'litgpt' })).toBe(
+      acts({ ...f, framework: 'litgpt', 'lora-dropout': 0.05 }),
     );
     expect(acts({ ...f, framework: 'unsloth', checkpointing: 'full' })).toBe(
       acts({ ...f, framework: 'unsloth', checkpointing: 'full', 'lora-dropout': 0 }),
@@ -107,9 +104,8 @@ describe('--lora-dropout', () => {
       expect(run).toThrow(FlagError);
       expect(run).toThrow(/^--lora-dropout: got .*; expected a number from 0 to below 1$/);
     }
-    expect(() => optionsFromFlags({ method: 'full', 'lora-dropout': 0.1 })).toThrow(
-      /only with --method lora or qlora/,
-    );
+    // A config's lora_dropout beside --method full: read on LoRA and QLoRA only.
+    expect(optionsFromFlags({ method: 'full', 'lora-dropout': 0.1 }).loraDropout).toBeUndefined();
   });
 
   it('the options schema holds it to [0, 1)', () => {

@@ -69,24 +69,22 @@ describe('--lora-dropout: launch writes it, --from reads it back', () => {
     expect(readBack(lg, 'litgpt.yaml').loraDropout).toBe(0.2);
   });
 
-  it("an engine's estimate defaults to what its launcher writes", () => {
-    for (const [framework, p] of [
-      ['hf-trainer', 0.05],
-      ['torchtune', 0.05],
-      ['litgpt', 0.05],
-      ['unsloth', 0],
-    ] as const) {
-      const { options } = launch({ ...lora, framework });
-      expect(options.loraDropout, framework).toBe(p);
-    }
-    const u = launch({ ...lora, framework: 'unsloth' }).bundle;
-    expect(JSON.parse(file(u, 'unsloth-args.json')).get_peft_model.lora_dropout).toBe(0);
-  });
-
-  it('a family name writes what its memory profile counts (PEFT default 0)', () => {
-    const { options, bundle } = launch({ ...lora, framework: 'hf' });
-    expect(options.loraDropout).toBeUndefined();
-    expect(JSON.parse(file(bundle, 'hf-args.json')).lora_config.lora_dropout).toBe(0);
+  it('without --lora-dropout each launcher writes what its memory profile counts', () => {
+    const written = (framework: string) => {
+      const { options, bundle } = launch({ ...lora, framework });
+      expect(options.loraDropout).toBeUndefined();
+      if (framework === 'unsloth')
+        return JSON.parse(file(bundle, 'unsloth-args.json')).get_peft_model.lora_dropout;
+      if (framework === 'torchtune')
+        return parse(file(bundle, 'torchtune.yaml')).model.lora_dropout;
+      if (framework === 'litgpt') return parse(file(bundle, 'litgpt.yaml')).lora_dropout;
+      return JSON.parse(file(bundle, 'hf-args.json')).lora_config.lora_dropout;
+    };
+    expect(written('hf')).toBe(0); // PEFT LoraConfig default: nn.Identity
+    expect(written('hf-trainer')).toBe(0);
+    expect(written('torchtune')).toBe(0);
+    expect(written('litgpt')).toBe(0.05); // finetune/lora.py default
+    expect(written('unsloth')).toBe(0);
   });
 });
 
@@ -97,11 +95,12 @@ describe('--from readers: lora_dropout, or the library default', () => {
     writeFileSync(join(dir, name), text);
     return mergeFlags(readFromConfig(dir), {});
   };
-  it('axolotl: lora_dropout, default 0.0', () => {
+  it('axolotl: lora_dropout; 0 (its default, what the hf profile counts) stays unset', () => {
     const y =
       'base_model: meta-llama/Meta-Llama-3-8B\nadapter: lora\nlora_r: 8\nsequence_len: 1024\n';
     expect(read('axolotl.yaml', y + 'lora_dropout: 0.05\n')['lora-dropout']).toBe(0.05);
-    expect(read('axolotl.yaml', y)['lora-dropout']).toBe(0);
+    expect(read('axolotl.yaml', y)['lora-dropout']).toBeUndefined();
+    expect(read('axolotl.yaml', y + 'lora_dropout: 0\n')['lora-dropout']).toBeUndefined();
     expect(() => read('axolotl.yaml', y + 'lora_dropout: 1.5\n')).toThrow(/lora_dropout/);
   });
 });

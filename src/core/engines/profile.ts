@@ -222,18 +222,6 @@ export const loraRecipeDefault = (r: LoraRecipe): EngineDefault => ({
   },
 });
 
-/**
- * --lora-dropout where the user gives none: the value the engine's launcher writes (`p`), so an estimate and its
- * launched config agree (LORA_DROPOUT, core/launch/common.ts; Unsloth's 0, rule unsloth-lora-dropout-zero).
- */
-export const loraDropoutDefault = (p: number): EngineDefault => ({
-  flag: 'lora-dropout',
-  why: `the launcher writes lora_dropout ${p}`,
-  apply: (o) => {
-    if (o.method === 'lora' || o.method === 'qlora') o.loraDropout = p;
-  },
-});
-
 /** Quantized base weights an engine must name in shardedQuantized to shard them. */
 const QUANTIZED = new Set<WeightDtype>(['fp8', 'int8', 'nf4', 'fp4', 'int4']);
 

@@ -1,8 +1,7 @@
 /** The hf-deepspeed engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { LORA_DROPOUT } from '../../launch/common.js';
 import { ATTENTION } from '../../../schema/estimate.js';
 import { FLOAT16, HF_LORA, HF_OPTIMIZERS, HF_TORCH, TRL_OBJECTIVES } from '../hf/profile.js';
-import { loraDropoutDefault, loraRecipeDefault, type EngineProfile } from '../profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_DEEPSPEED_RULES } from '../hf/rules.js';
 
 export const HF_DEEPSPEED_PROFILE: EngineProfile = {
@@ -62,7 +61,7 @@ export const HF_DEEPSPEED_PROFILE: EngineProfile = {
     streamedWeights: ['int8', 'nf4', 'fp4'],
   },
   attention: ATTENTION,
-  defaults: [loraRecipeDefault(HF_LORA), loraDropoutDefault(LORA_DROPOUT)],
+  defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,

@@ -1,8 +1,7 @@
 /** The hf-fsdp engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { LORA_DROPOUT } from '../../launch/common.js';
 import { ATTENTION } from '../../../schema/estimate.js';
 import { HF_LORA, HF_OPTIMIZERS, TRL_OBJECTIVES, HF_TORCH } from '../hf/profile.js';
-import { loraDropoutDefault, loraRecipeDefault, type EngineProfile } from '../profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_FSDP_RULES } from '../hf/rules.js';
 import { AXOLOTL_SHARDED_QUANT_LOAD } from '../hf/memory.js';
 
@@ -53,7 +52,7 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   shardingFlag: true,
   attention: ATTENTION,
-  defaults: [loraRecipeDefault(HF_LORA), loraDropoutDefault(LORA_DROPOUT)],
+  defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,

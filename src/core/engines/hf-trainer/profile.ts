@@ -1,5 +1,4 @@
 /** The hf-trainer engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { LORA_DROPOUT } from '../../launch/common.js';
 import { ATTENTION } from '../../../schema/estimate.js';
 import {
   HF_APPLE_WEIGHTS,
@@ -8,7 +7,7 @@ import {
   TRL_OBJECTIVES,
   HF_TORCH,
 } from '../hf/profile.js';
-import { loraDropoutDefault, loraRecipeDefault, type EngineProfile } from '../profile.js';
+import { loraRecipeDefault, type EngineProfile } from '../profile.js';
 import { HF_TRAINER_RULES } from '../hf/rules.js';
 
 export const HF_TRAINER_PROFILE: EngineProfile = {
@@ -44,7 +43,7 @@ export const HF_TRAINER_PROFILE: EngineProfile = {
   // bitsandbytes weights load with device_map {"": local rank} (hf/trainer.ts device_map_per_rank): streamed.
   hostLoading: { onePerNode: 'never', streamed: false, streamedWeights: ['int8', 'nf4', 'fp4'] },
   attention: ATTENTION,
-  defaults: [loraRecipeDefault(HF_LORA), loraDropoutDefault(LORA_DROPOUT)],
+  defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,
   // transformers Trainer use_liger_kernel (https://huggingface.co/docs/transformers/main/en/trainer#liger-kernel).
   liger: true,

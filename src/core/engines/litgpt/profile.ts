@@ -1,11 +1,5 @@
 /** The litgpt engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { LORA_DROPOUT } from '../../launch/common.js';
-import {
-  loraDropoutDefault,
-  loraRecipeDefault,
-  type EngineProfile,
-  type LoraRecipe,
-} from '../profile.js';
+import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
 import { LIGHTNING, LITGPT, LITGPT_RULES, LITGPT_TORCH, quantized } from './rules.js';
 
 /**
@@ -61,7 +55,6 @@ export const LITGPT_PROFILE: EngineProfile = {
   loraTargets: LITGPT_LORA,
   defaults: [
     loraRecipeDefault(LITGPT_LORA),
-    loraDropoutDefault(LORA_DROPOUT),
     // On several GPUs LitGPT shards everything and checkpoints every Block, with no switch (rules
     // litgpt-multi-gpu-full-shard, litgpt-multi-gpu-checkpointing: finetune/full.py L107-L116, lora.py L522-L529).
     {

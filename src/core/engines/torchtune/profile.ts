@@ -1,11 +1,5 @@
 /** The torchtune engine: what it runs, the defaults it applies, its rules (the planner's profile). */
-import { LORA_DROPOUT } from '../../launch/common.js';
-import {
-  loraDropoutDefault,
-  loraRecipeDefault,
-  type EngineProfile,
-  type LoraRecipe,
-} from '../profile.js';
+import { loraRecipeDefault, type EngineProfile, type LoraRecipe } from '../profile.js';
 import { TUNE_SHARDED_OPTIMIZERS, TUNE_SR_OPTIMIZERS } from './components.js';
 import { TORCHTUNE_RULES } from './rules.js';
 
@@ -85,7 +79,6 @@ export const TORCHTUNE_PROFILE: EngineProfile = {
   loraTargets: TORCHTUNE_LORA,
   defaults: [
     loraRecipeDefault(TORCHTUNE_LORA),
-    loraDropoutDefault(LORA_DROPOUT),
     {
       flag: 'double-quant',
       why: 'NF4 weights always carry double-quantized constants on this engine (rule torchtune-nf4-double-quant)',

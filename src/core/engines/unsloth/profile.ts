@@ -2,7 +2,6 @@
 import { HF_OPTIMIZERS } from '../hf/profile.js';
 import {
   LINEAR_TARGETS,
-  loraDropoutDefault,
   loraRecipeDefault,
   type EngineProfile,
   type LoraRecipe,
@@ -72,7 +71,6 @@ export const UNSLOTH_PROFILE: EngineProfile = {
   loraTargets: UNSLOTH_LORA,
   defaults: [
     loraRecipeDefault(UNSLOTH_LORA),
-    loraDropoutDefault(0),
     {
       flag: 'double-quant',
       why: 'NF4 weights always carry double-quantized constants on this engine (rule unsloth-4bit-is-nf4)',

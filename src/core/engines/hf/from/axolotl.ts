@@ -129,8 +129,9 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
     }
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
-    // axolotl utils/schemas/peft.py `lora_dropout: float | None = 0.0`.
-    flags['lora-dropout'] = r.fraction('lora_dropout') ?? 0;
+    // axolotl utils/schemas/peft.py `lora_dropout: float | None = 0.0`: 0, what the hf profile counts, stays unset.
+    const dropout = r.fraction('lora_dropout');
+    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     const extra = modulesToSave(
       r.list('lora_modules_to_save') ?? [],
       'lora_modules_to_save',

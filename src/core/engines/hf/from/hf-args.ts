@@ -237,8 +237,10 @@ export function mapHfArgs(
     if (r.bool('use_bnb_nested_quant')) flags['double-quant'] = true;
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
-    // TRL ModelConfig `lora_dropout: Optional[float] = field(default=0.05)` (trl/trainer/model_config.py).
-    flags['lora-dropout'] = r.fraction('lora_dropout') ?? 0.05;
+    // A lora_config (PEFT LoraConfig, default 0.0) or TRL's --lora_dropout; 0, what the hf profile counts, stays
+    // unset. TRL's ModelConfig default 0.05 where --use_peft names none is not read (left alone).
+    const dropout = r.fraction('lora_dropout');
+    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     const mods = r.list('lora_target_modules');
     const extra = modulesToSave(
       r.list('lora_modules_to_save') ?? [],
