@@ -8,6 +8,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 import { FlagError } from '../../src/schema/flag-error.js';
 import { EstimateOptionsSchema } from '../../src/schema/estimate.js';
+import { loraDropoutOn } from '../../src/core/memory/lora-dropout.js';
 
 const arch = resolveModel('llama-3-8b');
 const SEQ = 1024;
@@ -112,5 +113,15 @@ describe('--lora-dropout', () => {
     const o = optionsFromFlags({ method: 'lora' });
     expect(EstimateOptionsSchema.safeParse({ ...o, loraDropout: 0.05 }).success).toBe(true);
     expect(EstimateOptionsSchema.safeParse({ ...o, loraDropout: 1 }).success).toBe(false);
+  });
+});
+
+describe('loraDropoutOn (memory and time read it alike)', () => {
+  it('a given --lora-dropout wins; else the profile default or a calibration run that set it', () => {
+    expect(loraDropoutOn({ loraDropout: 0 }, { loraDropout: true }, true)).toBe(false);
+    expect(loraDropoutOn({ loraDropout: 0.05 }, { loraDropout: false })).toBe(true);
+    expect(loraDropoutOn({}, { loraDropout: true })).toBe(true);
+    expect(loraDropoutOn({}, { loraDropout: false })).toBe(false);
+    expect(loraDropoutOn({}, { loraDropout: false }, true)).toBe(true);
   });
 });
