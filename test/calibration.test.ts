@@ -11,7 +11,7 @@ const get = (group: string) => summary.find((s) => s.group === group)!;
 
 describe('calibration set', () => {
   it('scores every scorable case', () => {
-    expect(rows.length).toBe(78);
+    expect(rows.length).toBe(82);
     for (const r of rows) expect(Number.isFinite(r.error)).toBe(true);
   });
 
@@ -24,9 +24,11 @@ describe('calibration set', () => {
   // (reserved, -10.5% first scored, no model change) makes 57. llama3-lora-bench's four TinyLlama LoRA allocated peaks
   // (LORABENCH_CASE below: -3.8%, -3.8%, -3.9%, -6.5% first scored, no model change) make 61 (3.5% / 7.0%).
   // pytorch/torchtitan#1789's DeepSeek-V3-16B peak reserved on 8 H100 (+16.8% first scored; -5.0% once a build that
-  // compiled its loss alone is read as such, loss_compile 'alone') makes 62 (3.6% / 7.0%).
+  // compiled its loss alone is read as such, loss_compile 'alone') makes 62 (3.6% / 7.0%). BenjaminBossan/peft-experiments'
+  // Llama-3-8B LoRA peaks, scored once a case sets its LoRA dropout (lora_dropout 0.05: +1.3%, -4.4%, +6.1%, +6.7%),
+  // make 66 (3.6% / 7.0%).
   for (const [kind, count, med, p90] of [
-    ['training', 62, 0.037, 0.106],
+    ['training', 66, 0.037, 0.106],
     ['decode', 16, 0.005, 0.007],
   ] as const)
     it(`kind:${kind}: ${count} rows, median <= ${med * 100}%, p90 <= ${p90 * 100}%`, () => {

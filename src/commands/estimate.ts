@@ -40,6 +40,7 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     `dtype of 32-bit-class optimizer states: ${oneOf('optimizerStates')}`,
   ],
   ['lora-rank', '<r>', 'LoRA rank (default 16)'],
+  ['lora-dropout', '<p>', "LoRA dropout, 0 <= p < 1 (default: the engine's written config)"],
   [
     'lora-targets',
     '<list>',

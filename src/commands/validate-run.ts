@@ -59,7 +59,10 @@ export function calibrationRows(file: string): CaseResult[] {
   const { dir, name } = casesLocation(file);
   for (const c of loadCalibrationCases(name, dir)) {
     if (!METRICS.includes(c.metric)) continue; // 'other': metric not stated, nothing to compare with
-    const options = optionsFromFlags(c.flags);
+    // The run's LoRA dropout (the case says so).
+    const options = optionsFromFlags(
+      c.lora_dropout === undefined ? c.flags : { ...c.flags, 'lora-dropout': c.lora_dropout },
+    );
     // A serving engine fills the card it runs on (vLLM's, SGLang's KV pool): its rows estimate on their GPU.
     const gpu =
       memoryKind(options) === 'serving' && typeof c.flags.gpu === 'string'

@@ -190,7 +190,10 @@ export function caseInputs(c: ThroughputCase): {
     caseFlags.interconnect === undefined && /no NVLink/i.test(c.interconnect ?? '')
       ? { ...caseFlags, interconnect: 'pcie' }
       : caseFlags;
-  const options = optionsFromFlags(flags);
+  // The run's LoRA dropout (the case says so): --lora-dropout.
+  const options = optionsFromFlags(
+    c.lora_dropout === undefined ? flags : { ...flags, 'lora-dropout': c.lora_dropout },
+  );
   // A GRPO row whose TRL generated for every micro-batch (before steps_per_generation; the case says so).
   if (c.trl_generation === 'per-micro-batch') options.stepsPerGeneration = 1;
   const time = timeOptionsFromFlags(flags, options);

@@ -32,6 +32,8 @@ export const calibrationCaseSchema = z.looseObject({
   measured_bytes: z.number().positive(),
   scorable: z.boolean().optional(),
   notes: z.string().optional(),
+  /** The run's LoRA dropout probability (its config's lora_dropout): the estimate's --lora-dropout. */
+  lora_dropout: z.number().min(0).lt(1).optional(),
   ...MEMORY_BUILD_CONTEXT,
   /** A model constant was worked out from this row's own number: reported apart, out of the headline figures. */
   inSample: z.literal(true).optional(),

@@ -175,6 +175,11 @@ export const EstimateOptionsSchema = z
     /** 'all-linear' as given by the user: every linear of the layers (PEFT's meaning, lm_head excluded). */
     loraAllLinear: z.boolean(),
     /**
+     * LoRA / QLoRA: the dropout probability in front of each adapter (PEFT and torchtune nn.Dropout, LitGPT
+     * lora_dropout); absent = the memory profile's default (FrameworkProfile.loraDropout).
+     */
+    loraDropout: z.number().min(0).lt(1).optional(),
+    /**
      * LoRA / QLoRA: modules trained fully beside the adapters (PEFT modules_to_save): a trained copy of each,
      * with its gradient and optimizer states; absent = none.
      */

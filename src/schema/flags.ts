@@ -92,6 +92,12 @@ function fraction(flags: RawFlags, flag: string): number {
   return n;
 }
 
+/** --lora-dropout: 0 <= p < 1; read on LoRA and QLoRA only (a config's lora_dropout beside --method full). */
+function loraDropout(flags: RawFlags, method: Method): number | undefined {
+  const p = fraction(flags, 'lora-dropout');
+  return method === 'lora' || method === 'qlora' ? p : undefined;
+}
+
 function addOnce<T>(list: T[], x: T): void {
   if (!list.includes(x)) list.push(x);
 }
@@ -186,6 +192,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
+  const dropout = flags['lora-dropout'] === undefined ? undefined : loraDropout(flags, method);
+  if (dropout !== undefined) o.loraDropout = dropout;
   objectiveInto(o, flags);
   servingFlagsInto(o, flags);
   checkCombination(o);
@@ -682,6 +690,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   loraRank: 'lora-rank',
   loraTargets: 'lora-targets',
   loraAllLinear: 'lora-targets',
+  loraDropout: 'lora-dropout',
   modulesToSave: 'modules-to-save',
   batch: 'batch',
   seq: 'seq',

@@ -27,6 +27,7 @@ interface Row {
   grad_accum?: number;
   kbit_stream?: 'fp32';
   causal_loss?: 'shift-logits';
+  lora_dropout?: number;
 }
 
 const rowsOf = (file: string): Row[] =>
@@ -50,6 +51,7 @@ function estimateRow(row: Row, metric: 'allocated' | 'reserved' | 'device' = 'al
   const flags: RawFlags = {
     ...(row.objective ? { objective: row.objective } : {}),
     ...(Object.fromEntries(given) as RawFlags),
+    ...(row.lora_dropout === undefined ? {} : { 'lora-dropout': row.lora_dropout }),
   };
   const options = withEngineDefaults(optionsFromFlags(flags), flags);
   const gpu = typeof flags.gpu === 'string' ? findGpu(flags.gpu) : undefined;

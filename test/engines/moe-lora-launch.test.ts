@@ -72,7 +72,12 @@ describe('LoRA on Qwen3-30B-A3B experts (HF engines)', () => {
   // (loaders/adapter.py load_lora, _patch_peft_param_wrapper_dropout): with lora_target_parameters written the
   // patch is skipped, so the expert config keeps 0 and an attention-only one keeps its dropout.
   it('axolotl: attention-only LoRA on the MoE keeps lora_dropout 0.05 and writes no lora_target_parameters', () => {
-    const { bundle } = launch({ method: 'lora', framework: 'hf', 'lora-targets': 'q,k,v,o' });
+    const { bundle } = launch({
+      method: 'lora',
+      framework: 'hf',
+      'lora-targets': 'q,k,v,o',
+      'lora-dropout': 0.05,
+    });
     const y = parse(file(bundle, 'axolotl.yaml') ?? '');
     expect(y.lora_target_parameters).toBeUndefined();
     expect(y.lora_dropout).toBe(0.05);

@@ -73,12 +73,12 @@ describe('preference objectives write the trainers own learning rates', () => {
   });
   it('the README states the learning rate and LoRA dropout the files write', () => {
     for (const [objective, framework, lr, dropout] of [
-      ['dpo', 'hf-trainer', '5e-6', '0.05'],
-      ['orpo', 'hf-trainer', '8e-5', '0.05'],
+      ['dpo', 'hf-trainer', '5e-6', '0'],
+      ['orpo', 'hf-trainer', '8e-5', '0'],
       ['orpo', 'unsloth', '5e-5', '0'],
       ['grpo', 'unsloth', '5e-6', '0'],
       ['sft', 'unsloth', '2e-4', '0'],
-      ['sft', 'torchtune', '3e-4', '0.05'],
+      ['sft', 'torchtune', '3e-4', '0'],
     ] as const) {
       const x = input(objective, 'lora', framework);
       const line = renderLaunchReadme(x, buildLaunch(x))

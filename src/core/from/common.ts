@@ -168,6 +168,16 @@ export class FieldReader {
     return n;
   }
 
+  /** A probability 0 <= p < 1 (a dropout), number or numeric string. */
+  fraction(key: string): number | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n >= 1)
+      throw new FromError(this.prefix + key, v, 'a number from 0 to below 1');
+    return n;
+  }
+
   /** DeepSpeed/Accelerate allow "auto" for sizes the trainer fills in: undefined then. */
   intOrAuto(key: string, min = 1): number | undefined {
     const v = this.raw(key);

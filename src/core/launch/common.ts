@@ -4,6 +4,7 @@ import { engineOf } from '../engines/engine.js';
 import { ENGINE_PROFILES } from '../engines/store.js';
 import { shardingKind } from '../engines/profile.js';
 import { isFourBitFloat } from '../model/dtypes.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { Scenario } from '../../schema/scenario.js';
 import type { LaunchInput, Sharding } from './types.js';
 import { OBJECTIVE_PROFILES } from '../../schema/objectives.js';
@@ -75,6 +76,13 @@ export const preferenceLrNote = (o: EstimateOptions): string | null => {
 export const loraAlpha = (r: number): number => 2 * r;
 /** LoRA dropout 0.05, the QLoRA paper's value for 7B-13B models (Dettmers et al. 2023, App. B.2). */
 export const LORA_DROPOUT = 0.05;
+/**
+ * The lora_dropout a launcher writes: the estimate's --lora-dropout (an engine's estimate defaults to the value its
+ * launcher writes: profile loraDropoutDefault), else what the memory profile counted (LORA_DROPOUT where it counts
+ * dropout, 0 where not), so the written config runs what was estimated.
+ */
+export const writtenLoraDropout = (o: EstimateOptions): number =>
+  o.loraDropout ?? (FRAMEWORKS[o.framework].loraDropout ? LORA_DROPOUT : 0);
 
 /** Gradient-norm clipping at 1.0: the HF TrainingArguments max_grad_norm default. */
 export const MAX_GRAD_NORM = 1.0;

@@ -6,6 +6,7 @@ import type { LayerGroup, LinearRole, RecurrentState } from '../model/arch.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { FrameworkProfile } from './frameworks.js';
 import { ATTN_ROLES, MLP_IN_ROLES, anyTrained, type Trainable } from '../model/trainable.js';
+import { loraDropoutOn } from './lora-dropout.js';
 
 /** Shapes and flags shared by the per-layer activation formulas. */
 export interface ActCtx {
@@ -46,6 +47,21 @@ function normBytesUnsharded(g: LayerGroup, x: ActCtx, consumersSave: boolean): n
   return x.c * h + out; // fused RMSNorm / LayerNorm kernels save the input (+ tiny mean/rstd)
 }
 
+/**
+ * LoRA dropout per token over `width` input elements of adapted linears: nn.Dropout's output, which lora_A saves
+ * for its weight gradient, in the compute dtype, and the 1-byte bool mask native_dropout saves for backward
+ * (pytorch v2.5.1 tools/autograd/derivatives.yaml `native_dropout`: result1 (mask) saved; lora_A's mm saves
+ * its input). Each adapted linear has its own dropout (memory/lora-dropout.ts); 0 without LoRA dropout.
+ */
+function dropoutBytes(x: ActCtx, width: number): number {
+  if (x.t.full || !loraDropoutOn(x.o, x.fw)) return 0;
+  return (x.c + 1) * width;
+}
+
+/** How many of `roles` carry an adapter. */
+const trainedCount = (x: ActCtx, roles: readonly LinearRole[]): number =>
+  x.t.full ? 0 : roles.filter((r) => x.t.roles.has(r)).length;
+
 /** Saved bytes per token of the attention block (excluding its input norm). */
 function attentionBytes(
   g: LayerGroup,
@@ -60,7 +76,9 @@ function attentionBytes(
   const kvd = kvHeads * (g.headDim + g.vHeadDim);
   const outd = a * g.vHeadDim;
   let b = 0;
-  if (fw.loraDropout && anyTrained(x.t, roles.qkv) && !x.t.full) b += (c + 1) * g.hidden; // dropout copy + bool mask
+  // One fused qkv linear (fusedQkvView) runs one dropout for q, k and v; separate linears one each.
+  const qkv = fw.fusedQkvView ? (anyTrained(x.t, roles.qkv) ? 1 : 0) : trainedCount(x, roles.qkv);
+  b += dropoutBytes(x, qkv * g.hidden) + dropoutBytes(x, trainedCount(x, [roles.o]) * outd);
   if (o.attention === 'eager') {
     // q·kᵀ saves q and k; softmax in fp32 saves its output; the cast copy (or dropout output) feeds p·v
     // (HF eager_attention_forward; Korthikanti et al. 2022 §4.1 count 5as for the fp16 version).
@@ -147,7 +165,7 @@ function mlpBytes(g: LayerGroup, x: ActCtx): number {
   } else {
     b = c * I + (downTrained ? c * I : 0); // activation saves fc1 output; fc2 saves the activation output
   }
-  if (fw.loraDropout && anyTrained(x.t, MLP_IN_ROLES) && !x.t.full) b += (c + 1) * g.hidden;
+  b += dropoutBytes(x, trainedCount(x, MLP_IN_ROLES) * g.hidden + trainedCount(x, ['down']) * I);
   if (g.experts > 1) {
     // Router softmax in fp32 (E per token) and per-expert gathered inputs and weighted outputs (HF Mixtral).
     b += 8 * g.experts + g.topK * 2 * c * g.hidden;

@@ -1,4 +1,5 @@
 /** The engine's LoRA path beside each adapted dense linear: passes over the activations and kernels per micro-batch. */
+import { loraDropoutOn } from '../memory/lora-dropout.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { engineLora, type EngineLora } from '../memory/setup.js';
 import { type LoraPathCost } from '../memory/lora-path-profile.js';
@@ -140,8 +141,8 @@ function linearPathCost(
   // included, which would skip it: not modelled.
   const fp32 = builtAdapterBytes(o, fw, t) === 4;
   const cast = !quantized && o.compute !== 'fp32' && fp32;
-  // LoRA dropout: the engine's default, or a run that set it (TimeOptions.loraDropout).
-  const dropped = fw.loraDropout || t.loraDropout === true;
+  // LoRA dropout: --lora-dropout, else the engine's default or a run that set it (TimeOptions.loraDropout).
+  const dropped = loraDropoutOn(o, fw, t.loraDropout);
   // Without autocast the fp32 adapters' branch computes in fp32 (LoraPathCost.fp32Branch).
   const branch = cast && t.noAutocast === true ? path.fp32Branch : undefined;
   const fill =

@@ -5,6 +5,7 @@
  * to vLLM). Reuses the planner's trainWork/trainStep and decodeStep. Sources: TRL v1.9.0 grpo_trainer.py,
  * dpo_trainer.py.
  */
+import { loraDropoutOn } from '../memory/lora-dropout.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import {
   generatesInTrainer,
@@ -534,7 +535,7 @@ function ownGenerateDecode(p: EstimateOptions, m: ModelFacts): GenerateDecodePro
  */
 function trainerGenerateAdapterOps(p: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[p.framework];
-  const dropout = fw.generatesInTrainMode === true && (fw.loraDropout || t.loraDropout === true);
+  const dropout = fw.generatesInTrainMode === true && loraDropoutOn(p, fw, t.loraDropout);
   // The engine's forward (PEFT's own, or the engine's rewrite of it) with its Python (multi-lora.ts
   // loraForwardOpsOf): a build's own count replaces its kernels, not its Python, and a count of none runs no adapter.
   return loraForwardOpsOf(fw, t) + (dropout ? 1 : 0) + autocastAdapterCastOps(p, t);

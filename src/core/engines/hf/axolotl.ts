@@ -12,7 +12,7 @@ import {
   type DistKind,
 } from './distribution.js';
 import { KERNELS_FLASH_ATTN, expertZero3Blocker, trainerOptim } from './trainer.js';
-import { LORA_DROPOUT, loraAlpha, preferenceLrNote } from '../../launch/common.js';
+import { writtenLoraDropout, loraAlpha, preferenceLrNote } from '../../launch/common.js';
 import {
   FLASH_ATTN_WHEEL,
   FSDP2_BNB_4BIT,
@@ -64,7 +64,7 @@ function loraTargetKeys(x: LaunchInput, c: Record<string, unknown>): string[] {
   // _patch_peft_param_wrapper_dropout L243), but load_lora applies that patch only where
   // _peft_will_auto_convert_target_params holds, which returns False once lora_target_parameters is set (L205-L218,
   // L343-L355): with the key written here, a dropout would still raise.
-  c.lora_dropout = m.targetParameters.length > 0 ? 0 : LORA_DROPOUT;
+  c.lora_dropout = m.targetParameters.length > 0 ? 0 : writtenLoraDropout(x.options);
   if (m.targetModules === 'all-linear') c.lora_target_linear = true;
   else c.lora_target_modules = m.targetModules;
   // axolotl v0.18.0 schemas/peft.py lora_target_parameters -> LoraConfig(target_parameters=) (loaders/adapter.py).

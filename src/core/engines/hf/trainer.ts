@@ -4,7 +4,7 @@
  */
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import {
-  LORA_DROPOUT,
+  writtenLoraDropout,
   loraAlpha,
   MAX_GRAD_NORM,
   TORCH_DTYPE,
@@ -120,7 +120,7 @@ export function loraConfig(
     r: o.loraRank,
     lora_alpha: loraAlpha(o.loraRank),
     // lora.ParamWrapper raises on lora_dropout != 0 (peft v0.20.0 tuners/lora/layer.py, a5526d27).
-    lora_dropout: m.targetParameters.length > 0 ? 0 : LORA_DROPOUT,
+    lora_dropout: m.targetParameters.length > 0 ? 0 : writtenLoraDropout(o),
     target_modules: m.targetModules,
     bias: 'none',
     task_type: x.arch.kind === 'encoder-decoder' ? 'SEQ_2_SEQ_LM' : 'CAUSAL_LM',

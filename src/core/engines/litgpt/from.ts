@@ -21,6 +21,7 @@ const MEMORY_KEYS = [
   'devices',
   'num_nodes',
   'lora_r',
+  'lora_dropout',
   'lora_query',
   'lora_key',
   'lora_value',
@@ -35,7 +36,6 @@ const MEMORY_KEYS = [
 const OTHER_KEYS = new Set([
   'out_dir',
   'lora_alpha',
-  'lora_dropout',
   'data',
   'eval',
   'log',
@@ -146,6 +146,9 @@ export function mapLitgpt(doc: Record<string, unknown>): FromMapping {
   if (adapter) {
     const rank = r.int('lora_r');
     flags['lora-rank'] = rank ?? 8; // lora.py L56: lora_r = 8
+    // lora.py setup: lora_dropout = 0.05, what the litgpt profile counts, stays unset; any other value is read.
+    const dropout = r.fraction('lora_dropout');
+    if (dropout !== undefined && dropout !== 0.05) flags['lora-dropout'] = dropout;
     // lora.py L59-64 defaults: query and value on, key, projection, mlp and head off.
     const on = (k: string, d: boolean) => r.bool(k) ?? d;
     const attn = {

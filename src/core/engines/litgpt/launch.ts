@@ -14,7 +14,7 @@ import {
   nodesOf,
   planSummary,
 } from '../../launch/common.js';
-import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
+import { writtenLoraDropout, loraAlpha } from '../../launch/common.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
 import { changesFor, type RuleInput } from '../rules.js';
@@ -126,7 +126,7 @@ export function emitLitgpt(x: LaunchInput): EngineOutput {
     Object.assign(config, {
       lora_r: o.loraRank,
       lora_alpha: loraAlpha(o.loraRank),
-      lora_dropout: LORA_DROPOUT,
+      lora_dropout: writtenLoraDropout(o),
       lora_query: t('q'),
       lora_key: t('k'),
       lora_value: t('v'),

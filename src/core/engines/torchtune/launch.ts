@@ -3,7 +3,7 @@ import { Document } from 'yaml';
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import { dataParallel, isAdapter, MASTER_PORT, nodesOf } from '../../launch/common.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
-import { LORA_DROPOUT, loraAlpha } from '../../launch/common.js';
+import { writtenLoraDropout, loraAlpha } from '../../launch/common.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import { TORCHTUNE_TORCH } from './profile.js';
 import type { EngineOutput, LaunchInput, LaunchPlan } from '../../launch/types.js';
@@ -86,7 +86,7 @@ function modelBlock(o: EstimateOptions, m: TuneModel, notes: string[]): Record<s
     if (!m.tiedOutput) model.apply_lora_to_output = o.loraTargets.includes('lm_head');
     model.lora_rank = o.loraRank;
     model.lora_alpha = loraAlpha(o.loraRank);
-    model.lora_dropout = LORA_DROPOUT;
+    model.lora_dropout = writtenLoraDropout(o);
   }
   return model;
 }

@@ -98,6 +98,9 @@ export function mapUnsloth(
   if (peft && !full) {
     const rank = peft.int('r');
     if (rank !== undefined) flags['lora-rank'] = rank;
+    // FastLanguageModel.get_peft_model(lora_dropout = 0) (unsloth/models/llama.py): 0, what the profile counts, unset.
+    const dropout = peft.fraction('lora_dropout');
+    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     const mods = peft.list('target_modules');
     if (mods) {
       const t = targetsOf(mods, 'get_peft_model.target_modules', warnings);

@@ -24,6 +24,7 @@ const MEMORY_KEYS = [
   'load_in_4bit',
   'adapter',
   'lora_r',
+  'lora_dropout',
   'lora_target_linear',
   'lora_target_modules',
   'lora_target_parameters',
@@ -133,6 +134,9 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
     }
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
+    // axolotl utils/schemas/peft.py `lora_dropout: float | None = 0.0`: 0, what the hf profile counts, stays unset.
+    const dropout = r.fraction('lora_dropout');
+    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     const extra = modulesToSave(
       r.list('lora_modules_to_save') ?? [],
       'lora_modules_to_save',

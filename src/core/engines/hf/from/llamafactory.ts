@@ -23,6 +23,7 @@ const MEMORY_KEYS = [
   'quantization_type',
   'double_quantization',
   'lora_rank',
+  'lora_dropout',
   'lora_target',
   'additional_target',
   'cutoff_len',
@@ -112,6 +113,9 @@ export function mapLlamaFactory(
     } else if (qbit === 8) flags.weights = 'int8';
     const rank = r.int('lora_rank');
     if (rank !== undefined) flags['lora-rank'] = rank;
+    // LLaMA-Factory hparams/finetuning_args.py `lora_dropout` default 0.0: 0, what the hf profile counts, stays unset.
+    const dropout = r.fraction('lora_dropout');
+    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     // lora_target defaults to "all" (every linear layer but the head).
     const targets = r.list('lora_target') ?? ['all'];
     const extra = modulesToSave(r.list('additional_target') ?? [], 'additional_target', warnings);
@@ -236,6 +240,8 @@ export function mapLlamaFactoryV1(doc: Record<string, unknown>): FromMapping {
     if (bits === 4) flags.weights = 'nf4';
     else if (bits === 8) flags.weights = 'int8';
     if (typeof peft?.r === 'number') flags['lora-rank'] = peft.r;
+    if (typeof peft?.lora_dropout === 'number' && peft.lora_dropout > 0)
+      flags['lora-dropout'] = peft.lora_dropout;
     const t = peft?.target_modules;
     const list =
       typeof t === 'string'
