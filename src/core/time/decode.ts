@@ -722,8 +722,7 @@ export function decodeStepFigures(
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
   const tpT = decodeTpSeconds(m, o, B, r, t);
-  // Host-RAM layers after the GPU's at host bandwidth, the engine's scheduling/sampling (none timing llama-bench alone).
-  const loop = t.decodeOnly ? 0 : 1;
+  const loop = t.decodeOnly ? 0 : 1; // host-RAM layers, then the server loop's work (none timing llama-bench alone)
   const v0 = v0HostSeconds(fw, t, B, o.pp); // vLLM V0: host work in series, and beside the forward (v0-host.ts)
   const hostT =
     hostLayerSeconds(tr, B, r) +
