@@ -86,6 +86,11 @@ export const throughputCaseSchema = z.looseObject({
    * (vLLM's V0 engine) TimeOptions.v0Scheduler.
    */
   scheduler: z.enum(['serial', 'overlapped', 'v0']).optional(),
+  /**
+   * The engine release the row measured, as its source gives it ("0.5.5", "0.6.3.post1"; absent: not known). On a 'v0'
+   * row it sets TimeOptions.v0AsyncOutput where the release processed outputs beside the GPU (engines/vllm/v0-host.ts).
+   */
+  engine_version: z.string().min(1).optional(),
   /** A 'v0' row whose server ran with `--enable-chunked-prefill`: sets TimeOptions.v0ChunkedPrefill. */
   chunked_prefill: z.literal(true).optional(),
   /**

@@ -88,6 +88,12 @@ export interface TimeOptions {
    */
   v0Scheduler?: boolean;
   /**
+   * The engine release the timing measured ("0.5.5", "0.6.3.post1"): with v0Scheduler, a release from the engine's
+   * v0OutputHost.since processes outputs beside the next forward (time/v0-host.ts). No flag sets it; `validate
+   * --throughput` does for rows whose `engine_version` names it.
+   */
+  engineVersion?: string;
+  /**
    * With v0Scheduler: the V0 engine ran with chunked prefill on (`--enable-chunked-prefill`), whose scheduler batches
    * the running decodes first and then prefill chunks into the same forward (vllm-project/vllm
    * docs/source/models/performance.rst, "Chunked Prefill"), so a neighbour's prefill shares the decode step's read of

@@ -468,6 +468,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    */
   v0StepHostSeconds?: number;
   v0SeqHostSeconds?: number;
+  /** Their output-processing part, beside the GPU from release `since` on (TimeOptions.engineVersion; time/v0-host.ts). */
+  v0OutputHost?: { since: string; stepSeconds: number; seqSeconds: number };
   /**
    * Latency of one small tensor-parallel all-reduce over NVLink with the engine's own kernel (vLLM's and
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).

@@ -1,4 +1,5 @@
 /** Decode and prefill: bytes and FLOPs per step by kernel family, host dispatch, TP all-reduces. */
+import { v0HostSeconds } from './v0-host.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { shapeFactor } from './shape.js';
 import { dmmvTailSeconds } from './matvec-tail.js';
@@ -721,14 +722,13 @@ export function decodeStepFigures(
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);
   const tpT = decodeTpSeconds(m, o, B, r, t);
-  // Host-RAM layers run after the GPU's, at host bandwidth; the engine's per-step scheduling/sampling adds on.
-  // A forward-pass-only timing (llama-bench) leaves out the server loop and the sampling.
-  const loop = t.decodeOnly ? 0 : 1;
+  const loop = t.decodeOnly ? 0 : 1; // host-RAM layers, then the server loop's work (none timing llama-bench alone)
+  const v0 = v0HostSeconds(fw, t, B, o.pp); // vLLM V0: host work in series, and beside the forward (v0-host.ts)
   const hostT =
     hostLayerSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
     (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + serialSeqSeconds(m, fw) * B : 0) +
-    (t.v0Scheduler ? (fw.v0StepHostSeconds ?? 0) + (fw.v0SeqHostSeconds ?? 0) * B : 0) +
+    v0.serial +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).
   const moeT = m.moeLayers > 0 ? moeLayersSeconds(m, o, t, r, tr) : 0;
@@ -753,7 +753,7 @@ export function decodeStepFigures(
   const gpuT = Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
-  const step = Math.max(gpuT, pw.host + loopHost) + host.fixed + hostT;
+  const step = Math.max(gpuT, pw.host + loopHost, v0.beside) + host.fixed + hostT;
   return { step, sc, tpT, tr };
 }
 
