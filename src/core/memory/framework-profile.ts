@@ -450,6 +450,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * unhidden (TimeOptions.serialScheduler), seconds; the overlapped default hides it.
    */
   serialStepHostSeconds?: number;
+  /** Model types served with that serial scheduler while the prefix cache is on and no speculation runs. */
+  serialLoopModelTypes?: readonly string[];
   /**
    * The same serial scheduler's host work per running sequence per decode step (scheduling, applying the sampled
    * tokens, the model runner's input preparation), seconds; added with serialStepHostSeconds. Absent: 0.

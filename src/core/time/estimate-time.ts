@@ -9,6 +9,7 @@ import { replicaServingTime } from './serving-step.js';
 import { loraStepTime, unmergedServingOptions } from './multi-lora.js';
 import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
 import type { ModelFacts } from './model-facts.js';
+import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { GpuRates } from './hardware.js';
 import { type Interconnect, type KernelName, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
@@ -349,6 +350,7 @@ export function estimateTime(
   } as TimeResult['settings'];
   const tensorTflops = { spec: r.spec16, sustained: round(r.sustained16) };
   if (o.method === 'inference') {
+    t = serialLoopOptions(m, o, t);
     const res = servedTime(
       arch,
       m,
@@ -368,6 +370,17 @@ export function estimateTime(
     return b ? { ...res, burst: roundBurst(b) } : res;
   }
   return trainTime(m, o, t, r, settings, tensorTflops, arch, pagedSpilled);
+}
+
+/**
+ * A served model the engine schedules in series with the GPU (FrameworkProfile.serialLoopModelTypes: its prefix cache
+ * on, `prefixCacheFraction` given, and no speculation): TimeOptions.serialScheduler set.
+ */
+export function serialLoopOptions(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TimeOptions {
+  const types = FRAMEWORKS[o.framework].serialLoopModelTypes;
+  const serial =
+    o.prefixCacheFraction !== undefined && !o.speculative && types?.includes(m.modelType) === true;
+  return serial && !t.serialScheduler ? { ...t, serialScheduler: true } : t;
 }
 
 /** The burst's rounded figures (its duration kept whole: the figure validate scores). */

@@ -87,8 +87,9 @@ export function sglangArgs(x: LaunchInput, online: boolean): string[] {
   }
   // The fraction the memory model used (its own default for this card, written out so both agree).
   args.push(`--mem-fraction-static ${d.memFractionStatic.toFixed(3)}`);
-  // The radix cache reuses cached prefixes by default; off where the plan's prefill counts no cached share.
-  if (!o.prefixCacheFraction) args.push('--disable-radix-cache');
+  // The radix cache reuses cached prefixes by default; off where the plan gives no --prefix-cache (at 0 it stays on,
+  // which for LFM2's hybrids turns the overlap scheduler off: SGLANG_MEMORY.serialLoopModelTypes).
+  if (o.prefixCacheFraction === undefined) args.push('--disable-radix-cache');
   // Prometheus /metrics for the run probe (vramplan_probe.py serve; ServerArgs.enable_metrics, store_true).
   args.push('--enable-metrics');
   return args;

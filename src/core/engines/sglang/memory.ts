@@ -233,6 +233,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // Before v0.4 that work ran in series with the GPU: 1.1 ms a step, worked out from calibration row
   // sglang-1008-l3-8b-bs1 (in sample; listed in calibration/assumed.json).
   serialStepHostSeconds: 0.87e-3, // SGLang serial scheduler
+  // LFM2's short-conv hybrids keep their recurrent state in place (mamba no_buffer): with the radix cache on and no
+  // speculation SGLang turns the overlap scheduler off and runs event_loop_normal, each step's host work in series
+  // (sglang==0.5.23 wheel, arg_groups/overrides.py `_mamba_radix_cache_resolution`: Lfm2ForCausalLM and
+  // Lfm2MoeForCausalLM are in _MAMBA_RADIX_CACHE_ARCHS, not in _MAMBA_EXTRA_BUFFER_ARCHS, so "auto" resolves to
+  // no_buffer with disable_overlap_schedule; mamba_hook.py validate_mamba_no_buffer asserts it). Qwen3-Next has
+  // extra_buffer there; 0.5.6 turned its overlap off under the radix cache (server_args.py, Qwen3NextForCausalLM).
+  serialLoopModelTypes: ['lfm2', 'lfm2_moe'],
   // DeepSeek-V3/R1's MLA layers, shared experts and block-FP8 activations as their own kernels, counted for the path
   // SGLang takes on SM100, and its MLA layer on gfx942 (engines/sglang/decode-kernels.ts); not counted elsewhere.
   decodeFeatureKernels: sglangDecodeFeatureKernels,

@@ -1,0 +1,52 @@
+// SGLang turns its overlap scheduler off for LFM2's short-conv hybrids while the radix cache is on (mamba no_buffer:
+// sglang==0.5.23 arg_groups/overrides.py _mamba_radix_cache_resolution): each decode step then adds the serial
+// scheduler's host work; with the cache off (no --prefix-cache) or for a plain transformer it stays overlapped.
+import { describe, expect, it } from 'vitest';
+import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { serveShOf } from '../helpers/launch.js';
+import { buildEstimate } from '../../src/core/estimate.js';
+import { estimateTime } from '../../src/core/time/index.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
+
+const tpot = (model: string, flags: Record<string, unknown>) => {
+  const f = {
+    method: 'inference',
+    framework: 'sglang',
+    seq: 2048,
+    'prompt-tokens': 1024,
+    batch: 1,
+    ...flags,
+  };
+  const o = withEngineDefaults(optionsFromFlags(f), f);
+  return estimateTime(resolveModel(model), o, findGpu('h100-sxm'), timeOptionsFromFlags(f, o))
+    .stepSeconds;
+};
+
+describe("SGLang's serial loop for LFM2 under the radix cache", () => {
+  it('adds the serial step host work to an LFM2 step with the radix cache on', () => {
+    const off = tpot('lfm2-1.2b', {});
+    const on = tpot('lfm2-1.2b', { 'prefix-cache': 0 });
+    expect(SGLANG_MEMORY.serialLoopModelTypes).toContain('lfm2');
+    expect(on - off).toBeGreaterThan(0.5 * SGLANG_MEMORY.serialStepHostSeconds!);
+  });
+
+  it('leaves a plain transformer overlapped under the radix cache', () => {
+    expect(tpot('llama-3.1-8b', { 'prefix-cache': 0 })).toBeCloseTo(tpot('llama-3.1-8b', {}), 9);
+  });
+
+  it('keeps the radix cache on in serve.sh at --prefix-cache 0, off without it', () => {
+    const sh = (flags: Record<string, unknown>) => {
+      const f = { method: 'inference', framework: 'sglang', seq: 2048, batch: 1, ...flags };
+      const o = withEngineDefaults(optionsFromFlags(f), f);
+      const arch = resolveModel('lfm2-1.2b');
+      const gpu = findGpu('h100-sxm');
+      return serveShOf(arch, o, gpu, buildEstimate(arch, o, gpu));
+    };
+    expect(sh({ 'prefix-cache': 0 })).not.toContain('--disable-radix-cache');
+    expect(sh({})).toContain('--disable-radix-cache');
+  });
+});
