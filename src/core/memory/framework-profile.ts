@@ -441,10 +441,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
   /** Time: the dtype an MXFP4 MoE model's non-expert linears (attention, router) and lm_head are stored in by the
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them. */
   mxfp4Dense?: WeightDtype;
-  /** Host work per decode step the GPU does not hide (scheduler, sampling), seconds. */
-  stepHostSeconds?: number;
-  /** Host work per sequence per decode step (sampling each sequence on the CPU), seconds. */
-  seqHostSeconds?: number;
+  stepHostSeconds?: number; // host work per decode step the GPU does not hide (scheduler, sampling), seconds
+  seqHostSeconds?: number; // host work per sequence per decode step (sampling each on the CPU), seconds
   /**
    * Host work per decode step that versions of a serving engine whose scheduler ran in series with the GPU left
    * unhidden (TimeOptions.serialScheduler), seconds; the overlapped default hides it.
