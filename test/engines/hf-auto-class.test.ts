@@ -55,6 +55,7 @@ describe('HF model_type tables against transformers auto classes', () => {
       'llava',
       'mistral3',
       'qwen2_5_vl',
+      'qwen2_5_vl',
       'qwen2_vl',
       'qwen3_vl',
       'qwen3_vl',

@@ -103,4 +103,26 @@ describe('--from readers: lora_dropout, or the library default', () => {
     expect(read('axolotl.yaml', y + 'lora_dropout: 0\n')['lora-dropout']).toBeUndefined();
     expect(() => read('axolotl.yaml', y + 'lora_dropout: 1.5\n')).toThrow(/lora_dropout/);
   });
+
+  it("TRL's --use_peft without --lora_dropout: ModelConfig's 0.05; a lora_config without one: PEFT's 0", () => {
+    const line = (text: string) => {
+      const path = join(tmp, `trl${n++}.sh`);
+      writeFileSync(path, text + '\n');
+      return mergeFlags(readFromConfig(path), {});
+    };
+    const cmd =
+      'trl sft --model_name_or_path Qwen/Qwen2.5-0.5B --dataset_name trl-lib/Capybara --use_peft --lora_r 16';
+    expect(line(cmd)['lora-dropout']).toBe(0.05);
+    expect(line(cmd + ' --lora_dropout 0.1')['lora-dropout']).toBe(0.1);
+    expect(line(cmd + ' --lora_dropout 0')['lora-dropout']).toBeUndefined();
+    const args = {
+      model_name_or_path: 'Qwen/Qwen2.5-0.5B',
+      trainer: 'sft',
+      lora_config: { r: 16 },
+    };
+    const dir = join(tmp, `f${n++}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'hf-args.json'), JSON.stringify(args));
+    expect(mergeFlags(readFromConfig(dir), {})['lora-dropout']).toBeUndefined();
+  });
 });

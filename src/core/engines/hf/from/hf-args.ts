@@ -155,7 +155,7 @@ export function flattenLaunchArgs(doc: Record<string, unknown>): Record<string, 
   if (lora) {
     flat.use_peft = true;
     flat.lora_r = lora.r;
-    if (lora.lora_dropout !== undefined) flat.lora_dropout = lora.lora_dropout;
+    flat.lora_dropout = lora.lora_dropout ?? 0; // PEFT LoraConfig's default, not TRL's
     flat.lora_target_modules = lora.target_modules;
     if (lora.target_parameters !== undefined) flat.lora_target_parameters = lora.target_parameters;
     if (lora.modules_to_save !== undefined) flat.lora_modules_to_save = lora.modules_to_save;
@@ -237,9 +237,10 @@ export function mapHfArgs(
     if (r.bool('use_bnb_nested_quant')) flags['double-quant'] = true;
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
-    // A lora_config (PEFT LoraConfig, default 0.0) or TRL's --lora_dropout; 0, what the hf profile counts, stays
-    // unset. TRL's ModelConfig default 0.05 where --use_peft names none is not read (left alone).
-    const dropout = r.fraction('lora_dropout');
+    // A lora_config (PEFT LoraConfig, default 0.0) or TRL's --lora_dropout, whose ModelConfig default is 0.05 where
+    // --use_peft names none (huggingface/trl@v1.9.0 trl/trainer/model_config.py L115-L118); 0, what the hf profile
+    // counts, stays unset.
+    const dropout = r.fraction('lora_dropout') ?? (r.bool('use_peft') === true ? 0.05 : undefined);
     if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
     const mods = r.list('lora_target_modules');
     const extra = modulesToSave(
