@@ -180,9 +180,10 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // `ModelRunner.execute_model` calls once the next step's forward is launched (vllm-project/vllm#7049; the v0.6.0
   // post, blog.vllm.ai 2024-09-05, "Asynchronous output processing"), on by default (`disable_async_output_proc`
   // False), off with enforce_eager or pipeline parallelism (`ModelConfig.verify_async_output_proc`, vllm/config.py of
-  // v0.6.3.post1). Its growth, (3.4 - 0.2) / 31 = 0.1 ms a sequence at batch 32 there, exceeds #6801's whole 0.08 ms,
-  // which also names sampling, input preparation and scheduling: the sources do not split it, so it stays in series.
-  v0OutputHost: { since: '0.6.0', stepSeconds: 2e-4, seqSeconds: 0 }, // vllm-project/vllm#6913, #7049
+  // v0.6.3.post1). Its growth, (3.4 - 0.2) / 31 = 0.1 ms a sequence at batch 32 there, exceeds the whole 0.08 ms of
+  // vllm-project/vllm#6801, which also names sampling, input preparation and scheduling: the sources do not split it,
+  // so it stays in series.
+  v0OutputHost: { since: '0.6.0', stepSeconds: 2e-4, seqSeconds: 0 }, // vllm-project/vllm#6913, vllm-project/vllm#7049
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
