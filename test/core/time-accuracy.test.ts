@@ -271,18 +271,18 @@ const newrl21Rows = rows.filter((r) => NEWRL21_ROW.test(r.id));
 // Six DPO optimizer steps from a source new to the set (docs/time-model.md "DPO and ORPO steps from
 // RicoStaedeli/NLP2025_CQG and two Unsloth notebooks"), scored before any model change, with their own bars at the end:
 // six Unsloth DPO runs of Llama-3.1-8B QLoRA on a Colab A100 40GB (their TensorBoard files' step times).
-const NEWRL22_ROW = /^ricocqg-/;
-const newrl22Rows = rows.filter((r) => NEWRL22_ROW.test(r.id));
+const RICOCQG_ROW = /^ricocqg-/;
+const ricocqgRows = rows.filter((r) => RICOCQG_ROW.test(r.id));
 // Fine-tuning rows from three sources new to the set (docs/time-model.md "torchtune against PEFT on RTX 4090s and two
 // LLaMA-Factory LoRA runs"), scored before any model change, with their own bars at the end: BenjaminBossan/peft-experiments'
 // torchtune and PEFT logs on one and two RTX 4090, hiyouga/LlamaFactory#6958's RTX 5090 run and a V100S run of the same recipe.
-const NEWFT22_ROW = /^(bbpeftx-|lf6958-|nrzheng-)/;
-const newft22Rows = rows.filter((r) => NEWFT22_ROW.test(r.id));
+const PEFTX_LLAMAFACTORY_ROW = /^(bbpeftx-|lf6958-|nrzheng-)/;
+const peftxLlamafactoryRows = rows.filter((r) => PEFTX_LLAMAFACTORY_ROW.test(r.id));
 // Fine-tuning rows from sources new to the set (docs/time-model.md "PEFT's fp32 adapter matmuls without autocast:
 // unsloth-lora-bench"), scored before any model change, with their own bars at the end: noamshh/unsloth-lora-bench's
 // Qwen2.5-3B LoRA on an A100, vanilla PEFT and Unsloth at 64-512 padded tokens a sequence.
-const NEWFT23_ROW = /^unslothbench-/;
-const newft23Rows = rows.filter((r) => NEWFT23_ROW.test(r.id));
+const UNSLOTHBENCH_ROW = /^unslothbench-/;
+const unslothbenchRows = rows.filter((r) => UNSLOTHBENCH_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -340,9 +340,9 @@ const earlierRows = rows.filter(
     !CP_ROW.test(r.id) &&
     !MOEPR_ROW.test(r.id) &&
     !NEWRL21_ROW.test(r.id) &&
-    !NEWRL22_ROW.test(r.id) &&
-    !NEWFT22_ROW.test(r.id) &&
-    !NEWFT23_ROW.test(r.id),
+    !RICOCQG_ROW.test(r.id) &&
+    !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
+    !UNSLOTHBENCH_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -1998,8 +1998,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !TTPR_ROW.test(r.id) &&
         !CP_ROW.test(r.id) &&
         !MOEPR_ROW.test(r.id) &&
-        !NEWFT22_ROW.test(r.id) &&
-        !NEWFT23_ROW.test(r.id),
+        !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
+        !UNSLOTHBENCH_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -2066,7 +2066,7 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
         !NBRERUN_ROW.test(r.id) &&
         !OPENR1GEN_ROW.test(r.id) &&
         !NEWRL21_ROW.test(r.id) &&
-        !NEWRL22_ROW.test(r.id),
+        !RICOCQG_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -2192,7 +2192,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // (-35.9%: HANDSONLLM_ROW): 37 rows, 15.7% / 39.1%. With huggingface/open-r1#100's ZeRO-3 GRPO step on 8 H100 (-4.2%:
   // OPENR1GEN_ROW): 50 rows, 10.5% / 35.9%. With six GRPO rows from new sources (-6.0%, +0.5%, -46.5%, +8.8%, +5.3%,
   // -25.5%: NEWRL21_ROW): 56 rows, 10.1% / 37.9%. With six DPO rows from a new source (+13.8%, +16.4%, +5.3%, +21.5%,
-  // -6.9%, -6.2%: NEWRL22_ROW): 62 rows, 9.7% / 32.3%.
+  // -6.9%, -6.2%: RICOCQG_ROW): 62 rows, 9.7% / 32.3%.
   it('every RL row together (62, out of sample): median <= 20%, p90 <= 95%', () => {
     const s = summarizeThroughput(
       'rl',
@@ -3528,14 +3528,14 @@ describe('time model on GRPO rows from six new sources', () => {
   });
 });
 
-// NEWRL22_ROW: six preference-tuning optimizer steps from a source new to the set, scored before any model change (no
+// RICOCQG_ROW: six preference-tuning optimizer steps from a source new to the set, scored before any model change (no
 // model change followed): RicoStaedeli/NLP2025_CQG's six Unsloth DPO runs of Llama-3.1-8B QLoRA r 16 on a Colab A100
 // 40GB, 20 pairs x 4 a step, timed from their TensorBoard files with the logged evaluations taken out (+13.8%, +16.4%,
 // +5.3%, +21.5%, and on the project's earlier pairs -6.9%, -6.2%; one length estimate from the repository's data at 4
 // characters a token for all six, whose own step times span 18.7-24.4 s). Unsloth's Zephyr DPO and Llama 3 ORPO
 // notebooks on a T4 log no lengths and are carried unscored.
 describe('time model on DPO rows from a new source', () => {
-  const err = Object.fromEntries(newrl22Rows.map((r) => [r.id, r.error]));
+  const err = Object.fromEntries(ricocqgRows.map((r) => [r.id, r.error]));
   const first: Record<string, number> = {
     'ricocqg-dpo-llama3.1-8b-qlora-a100-40gb-t2': 0.138,
     'ricocqg-dpo-llama3.1-8b-qlora-a100-40gb-t4a': 0.053,
@@ -3545,27 +3545,27 @@ describe('time model on DPO rows from a new source', () => {
     'ricocqg-dpo-sft-llama3.1-8b-qlora-a100-40gb-t6': -0.062,
   };
   it('holds the six rows, out of sample', () => {
-    holdsOutOfSample(newrl22Rows, err, Object.keys(first).sort());
+    holdsOutOfSample(ricocqgRows, err, Object.keys(first).sort());
   });
 
   it('the DPO rows within 22%; none further off than first scored', () => {
     for (const id of Object.keys(first)) expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.22);
     for (const [id, e] of Object.entries(first))
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
-    const s = summarizeThroughput('rl', newrl22Rows);
+    const s = summarizeThroughput('rl', ricocqgRows);
     expect(s.count).toBe(6);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.11);
   });
 });
 
-// NEWFT22_ROW: fine-tuning rows from three sources new to the set, scored before any model change (no time change
+// PEFTX_LLAMAFACTORY_ROW: fine-tuning rows from three sources new to the set, scored before any model change (no time change
 // followed; docs/time-model.md "torchtune against PEFT on RTX 4090s and two LLaMA-Factory LoRA runs"):
 // BenjaminBossan/peft-experiments' per-step logs of Llama-3-8B LoRA and QLoRA on one RTX 4090 (torchtune +29.7%, PEFT
 // +47.5%, PEFT QLoRA +37.6%; torchtune's eager torchao QLoRA +109.5%, in sample: DEQUANT_BYTES_EAGER_TORCHAO cites it), LoRA
 // over FSDP on two RTX 4090 (+81.0%, +86.9%) and fsdp_qlora's CPU-offloaded QLoRA on the same pair (+0.1%, -15.9%);
 // LLaMA-Factory's llama3_lora_sft recipe on an RTX 5090 (hiyouga/LlamaFactory#6958, +97.7%) and on a V100S (-2.5%).
 describe('time model on fine-tuning rows from three new sources', () => {
-  const err = Object.fromEntries(newft22Rows.map((r) => [r.id, r.error]));
+  const err = Object.fromEntries(peftxLlamafactoryRows.map((r) => [r.id, r.error]));
   const first: Record<string, number> = {
     'bbpeftx-llama2-7b-qlora-2x4090-fsdpqlora-answerai': -0.159,
     'bbpeftx-llama2-7b-qlora-2x4090-fsdpqlora-peft': 0.001,
@@ -3577,14 +3577,14 @@ describe('time model on fine-tuning rows from three new sources', () => {
     'lf6958-llama3-8b-lora-5090': 0.977,
     'nrzheng-llama3-8b-lora-v100s-llamafactory': -0.025,
   };
-  const outOfSample = newft22Rows.filter((r) => !r.inSample);
+  const outOfSample = peftxLlamafactoryRows.filter((r) => !r.inSample);
   it('holds the nine rows out of sample and the eager torchao QLoRA row in sample', () => {
     holdsOutOfSample(
       outOfSample,
       Object.fromEntries(outOfSample.map((r) => [r.id, r.error])),
       Object.keys(first).sort(),
     );
-    expect(newft22Rows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
+    expect(peftxLlamafactoryRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([
       'bbpeftx-llama3-8b-qlora-4090-torchtune',
     ]);
   });
@@ -3609,14 +3609,14 @@ describe('time model on fine-tuning rows from three new sources', () => {
   });
 });
 
-// NEWFT23_ROW: fine-tuning rows from a source new to the set, scored before any model change (docs/time-model.md
+// UNSLOTHBENCH_ROW: fine-tuning rows from a source new to the set, scored before any model change (docs/time-model.md
 // "PEFT's fp32 adapter matmuls without autocast: unsloth-lora-bench"): noamshh/unsloth-lora-bench's Qwen2.5-3B LoRA r 32
 // on an A100, batch 32 at 64-512 padded tokens, fp16 without autocast. First scored (autocast false): vanilla PEFT
 // +12.2/+9.9/+8.1/+4.7%, Unsloth +37.6/+20.6/+5.7/-1.2%. With PEFT's fp32 adapters timed as fp32 matmuls
 // (time/adapter-path.ts fp32AdapterMatmuls) the PEFT arm -1.8/-4.1/-5.6/-8.4%; the Unsloth arm (its adapters cast to
 // the input's dtype) unchanged.
 describe('time model on the unsloth-lora-bench rows', () => {
-  const err = Object.fromEntries(newft23Rows.map((r) => [r.id, r.error]));
+  const err = Object.fromEntries(unslothbenchRows.map((r) => [r.id, r.error]));
   const now: Record<string, number> = {
     'unslothbench-qwen25-3b-lora-a100-peft-s64': -0.018,
     'unslothbench-qwen25-3b-lora-a100-peft-s128': -0.041,
@@ -3628,7 +3628,7 @@ describe('time model on the unsloth-lora-bench rows', () => {
     'unslothbench-qwen25-3b-lora-a100-unsloth-s512': -0.012,
   };
   it('holds the eight rows out of sample', () => {
-    holdsOutOfSample(newft23Rows, err, Object.keys(now).sort());
+    holdsOutOfSample(unslothbenchRows, err, Object.keys(now).sort());
   });
 
   it('the PEFT arm within 9% (12.2% at most first scored), every row no further off than now', () => {
@@ -3636,7 +3636,7 @@ describe('time model on the unsloth-lora-bench rows', () => {
       if (/-peft-/.test(id)) expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.09);
     for (const [id, e] of Object.entries(now))
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
-    const s = summarizeThroughput('training', newft23Rows);
+    const s = summarizeThroughput('training', unslothbenchRows);
     expect(s.count).toBe(8);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.06);
   });
