@@ -106,6 +106,15 @@ export interface DeepSpeedMapping {
 }
 
 /** A field of the config with a value outside what vramplan (or the tool) accepts. */
+/**
+ * A config's LoRA dropout into `--lora-dropout`, unless it is `counted`: the value the engine's memory profile counts
+ * without the flag (0 for PEFT's and most builders' default), so a config read back from its own launch stays the
+ * plan it came from.
+ */
+export function loraDropoutInto(flags: FromFlags, dropout: number | undefined, counted = 0): void {
+  if (dropout !== undefined && dropout !== counted) flags['lora-dropout'] = dropout;
+}
+
 export class FromError extends Error {
   constructor(
     readonly field: string,

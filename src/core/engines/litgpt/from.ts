@@ -11,6 +11,7 @@ import {
   type FromMapping,
   hasAny,
   isRecord,
+  loraDropoutInto,
 } from '../../from/common.js';
 import { catalogHfIdOf } from './models.js';
 
@@ -147,8 +148,7 @@ export function mapLitgpt(doc: Record<string, unknown>): FromMapping {
     const rank = r.int('lora_r');
     flags['lora-rank'] = rank ?? 8; // lora.py L56: lora_r = 8
     // lora.py setup: lora_dropout = 0.05, what the litgpt profile counts, stays unset; any other value is read.
-    const dropout = r.fraction('lora_dropout');
-    if (dropout !== undefined && dropout !== 0.05) flags['lora-dropout'] = dropout;
+    loraDropoutInto(flags, r.fraction('lora_dropout'), 0.05);
     // lora.py L59-64 defaults: query and value on, key, projection, mlp and head off.
     const on = (k: string, d: boolean) => r.bool(k) ?? d;
     const attn = {

@@ -10,6 +10,7 @@ import {
   type FromFlags,
   type FromMapping,
   isRecord,
+  loraDropoutInto,
 } from '../../from/common.js';
 import { LONGEST_TO_MEAN_COMPLETION, meanCompletion } from '../../time/completion-length.js';
 
@@ -181,8 +182,7 @@ function mapModelBlock(
     if (rank !== undefined) flags['lora-rank'] = rank;
     // The lora_* model builders' `lora_dropout: float = 0.0` (torchtune v0.6.1 models/llama3_1/_model_builders.py):
     // 0, what the torchtune profile counts, stays unset.
-    const dropout = mr.fraction('lora_dropout');
-    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
+    loraDropoutInto(flags, mr.fraction('lora_dropout'));
     const attn = mr.list('lora_attn_modules') ?? [];
     const names: Record<string, string> = {
       q_proj: 'q',

@@ -11,6 +11,7 @@ import {
   isRecord,
   targetsOf,
   type UpstreamKeys,
+  loraDropoutInto,
 } from '../../from/common.js';
 import { mapTrainerArgs, TRAINER_MEMORY_KEYS } from '../hf/from/hf-args.js';
 import { mapTrlObjective, trlObjectiveOf } from '../hf/from/trl-objective.js';
@@ -99,8 +100,7 @@ export function mapUnsloth(
     const rank = peft.int('r');
     if (rank !== undefined) flags['lora-rank'] = rank;
     // FastLanguageModel.get_peft_model(lora_dropout = 0) (unsloth/models/llama.py): 0, what the profile counts, unset.
-    const dropout = peft.fraction('lora_dropout');
-    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
+    loraDropoutInto(flags, peft.fraction('lora_dropout'));
     const mods = peft.list('target_modules');
     if (mods) {
       const t = targetsOf(mods, 'get_peft_model.target_modules', warnings);

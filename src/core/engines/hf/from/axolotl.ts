@@ -14,6 +14,7 @@ import {
   targetsOf,
   type UpstreamKeys,
   transformersLoadOf,
+  loraDropoutInto,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { attentionOf } from './hf-args.js';
@@ -135,8 +136,7 @@ function adapterInto(r: FieldReader, flags: FromFlags, warnings: string[]): void
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
     // axolotl utils/schemas/peft.py `lora_dropout: float | None = 0.0`: 0, what the hf profile counts, stays unset.
-    const dropout = r.fraction('lora_dropout');
-    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
+    loraDropoutInto(flags, r.fraction('lora_dropout'));
     const extra = modulesToSave(
       r.list('lora_modules_to_save') ?? [],
       'lora_modules_to_save',

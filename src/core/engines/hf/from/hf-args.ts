@@ -15,6 +15,7 @@ import {
   targetsOf,
   type UpstreamKeys,
   transformersLoadOf,
+  loraDropoutInto,
 } from '../../../from/common.js';
 import { mapFsdp } from './fsdp.js';
 import { mapTrlObjective, trlObjectiveOf } from './trl-objective.js';
@@ -238,10 +239,9 @@ export function mapHfArgs(
     const rank = r.int('lora_r');
     if (rank !== undefined) flags['lora-rank'] = rank;
     // A lora_config (PEFT LoraConfig, default 0.0) or TRL's --lora_dropout, whose ModelConfig default is 0.05 where
-    // --use_peft names none (huggingface/trl@v1.9.0 trl/trainer/model_config.py L115-L118); 0, what the hf profile
-    // counts, stays unset.
-    const dropout = r.fraction('lora_dropout') ?? (r.bool('use_peft') === true ? 0.05 : undefined);
-    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
+    // --use_peft names none (huggingface/trl@v1.9.0 trl/trainer/model_config.py L115-L118).
+    const trlDefault = r.bool('use_peft') === true ? 0.05 : undefined;
+    loraDropoutInto(flags, r.fraction('lora_dropout') ?? trlDefault);
     const mods = r.list('lora_target_modules');
     const extra = modulesToSave(
       r.list('lora_modules_to_save') ?? [],

@@ -11,6 +11,7 @@ import {
   targetsOf,
   type UpstreamKeys,
   transformersLoadOf,
+  loraDropoutInto,
 } from '../../../from/common.js';
 import { TRAINER_MEMORY_KEYS, attentionOf, mapTrainerArgs } from './hf-args.js';
 
@@ -114,8 +115,7 @@ export function mapLlamaFactory(
     const rank = r.int('lora_rank');
     if (rank !== undefined) flags['lora-rank'] = rank;
     // LLaMA-Factory hparams/finetuning_args.py `lora_dropout` default 0.0: 0, what the hf profile counts, stays unset.
-    const dropout = r.fraction('lora_dropout');
-    if (dropout !== undefined && dropout > 0) flags['lora-dropout'] = dropout;
+    loraDropoutInto(flags, r.fraction('lora_dropout'));
     // lora_target defaults to "all" (every linear layer but the head).
     const targets = r.list('lora_target') ?? ['all'];
     const extra = modulesToSave(r.list('additional_target') ?? [], 'additional_target', warnings);
