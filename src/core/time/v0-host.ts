@@ -5,6 +5,7 @@
  * that share beside the GPU: it bounds the step from below instead of adding to it. The run must capture CUDA graphs
  * (enforce_eager turns it off) and keep the model in one pipeline stage.
  */
+import { compareReleases } from '../compare-releases.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { TimeOptions } from '../../schema/time.js';
 
@@ -26,12 +27,7 @@ function releaseParts(version: string): number[] {
 export function releaseAtLeast(version: string, since: string): boolean {
   const got = releaseParts(version);
   const want = releaseParts(since);
-  if (got.length === 0 || want.length === 0) return false;
-  for (const [i, part] of want.entries()) {
-    const have = got[i] ?? 0;
-    if (have !== part) return have > part;
-  }
-  return true;
+  return got.length > 0 && want.length > 0 && compareReleases(got, want) >= 0;
 }
 
 export function v0HostSeconds(

@@ -27,6 +27,7 @@
  * nightlies; its kernel depends on whether triton_kernels was installed), builds from source or the Docker images
  * (not read), compute capability 10.x, and 12.x before 0.33.0.
  */
+import { compareReleases } from '../../compare-releases.js';
 
 /** A vLLM MXFP4 MoE backend by the kernel it runs: Marlin's `fused_marlin_moe` or triton_kernels' `matmul_ogs`. */
 export type VllmMxfp4MoeBackend = 'marlin' | 'triton';
@@ -44,14 +45,6 @@ export const VLLM_MXFP4_FIRST = '0.10.1';
 function releaseParts(v: string): number[] | null {
   if (!/^\d+(\.\d+)*$/.test(v)) return null;
   return v.split('.').map(Number);
-}
-
-function compareReleases(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /**
