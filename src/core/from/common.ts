@@ -105,7 +105,6 @@ export interface DeepSpeedMapping {
   precisionAuto: boolean;
 }
 
-/** A field of the config with a value outside what vramplan (or the tool) accepts. */
 /**
  * A config's LoRA dropout into `--lora-dropout`, unless it is `counted`: the value the engine's memory profile counts
  * without the flag (0 for PEFT's and most builders' default), so a config read back from its own launch stays the
@@ -115,6 +114,7 @@ export function loraDropoutInto(flags: FromFlags, dropout: number | undefined, c
   if (dropout !== undefined && dropout !== counted) flags['lora-dropout'] = dropout;
 }
 
+/** A field of the config with a value outside what vramplan (or the tool) accepts. */
 export class FromError extends Error {
   constructor(
     readonly field: string,
