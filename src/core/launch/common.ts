@@ -77,9 +77,8 @@ export const loraAlpha = (r: number): number => 2 * r;
 /** LoRA dropout 0.05, the QLoRA paper's value for 7B-13B models (Dettmers et al. 2023, App. B.2). */
 export const LORA_DROPOUT = 0.05;
 /**
- * The lora_dropout a launcher writes: the estimate's --lora-dropout (an engine's estimate defaults to the value its
- * launcher writes: profile loraDropoutDefault), else what the memory profile counted (LORA_DROPOUT where it counts
- * dropout, 0 where not), so the written config runs what was estimated.
+ * The lora_dropout a launcher writes: the estimate's --lora-dropout, else what the memory profile counted without
+ * it (LORA_DROPOUT where the profile counts dropout, 0 where not), so the written config runs what was estimated.
  */
 export const writtenLoraDropout = (o: EstimateOptions): number =>
   o.loraDropout ?? (FRAMEWORKS[o.framework].loraDropout ? LORA_DROPOUT : 0);
