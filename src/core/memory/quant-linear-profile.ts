@@ -18,4 +18,11 @@ export interface QuantLinearProfile extends Mxfp4ExpertProfile {
    * linear. Absent, or a format not listed: the tower's linears are stored like the text model's.
    */
   floatTowerWeights?: readonly WeightDtype[];
+  /**
+   * Releases whose int4 Marlin MoE (AWQ or GPTQ experts) launches one GEMM kernel per expert the rank holds, routed
+   * tokens or not, for each of the layer's two expert GEMMs (gate-up, down): those before `before`
+   * (TimeOptions.engineVersion; a run whose release is not given is not priced so). `kernelsPerCall`: each GEMM
+   * call's kernels beside the per-expert ones. Priced by time/per-expert-moe.ts. Absent: one fused MoE kernel a GEMM.
+   */
+  perExpertMarlinMoe?: { before: string; kernelsPerCall: number };
 }

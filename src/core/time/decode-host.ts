@@ -7,6 +7,7 @@ import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js
 import type { ModelFacts } from './model-facts.js';
 import { kvCacheGroups } from '../memory/kv-layout.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
+import { perExpertMoeSeconds } from './per-expert-moe.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -364,7 +365,8 @@ export const decodeReadsAttention = (
  * the step's expert reads on the GPU, for the host's stalls where the build's layers block it (layerSyncStall). `gfx`:
  * an AMD card's gfx target (its compute capability reads 0), for the engine's decode feature kernels there. `apple`:
  * an Apple GPU, where an engine with a Metal backend (FrameworkProfile.metalDecode) pays its Metal kernel boundary.
- * `kernels`: the graph kernels the gaps count (0 for an eager step).
+ * `kernels`: the graph kernels the gaps count (0 for an eager step). A release whose int4 Marlin MoE launches a kernel
+ * per expert adds those launches to the gaps (FrameworkProfile.perExpertMarlinMoe, time/per-expert-moe.ts).
  */
 export function decodeHost(
   m: ModelFacts,
@@ -431,7 +433,8 @@ export function decodeHost(
   // The mat-vec fusions' ops a fused graph launches apart above their batch (or before the build had them).
   const gemv = unfused ? 0 : gemvApartKernels(m, fw, o.batch, t, q === 'gguf');
   const kernels = m.layers * perLayer + routing + perSlot + adapter + gemv;
-  if (compiled) return { dispatch: 0, gaps: kernels * gap + bnb, fixed: 0, kernels };
+  const experts = perExpertMoeSeconds(m, o, t, q, { cc, gfx, gap });
+  if (compiled) return { dispatch: 0, gaps: kernels * gap + bnb + experts, fixed: 0, kernels };
   // A build whose layer ran partly compiled (TimeOptions.generateLayer): its count covers the layer, routing included.
   const layered = compiledLayerHost(m, t);
   return {

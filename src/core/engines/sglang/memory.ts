@@ -192,6 +192,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // As vLLM: AWQ/GPTQ VL checkpoints keep the tower unquantized and the engine skips those layers
   // (is_layer_skipped_awq, python/sglang/srt/layers/quantization/awq.py, v0.5.23).
   floatTowerWeights: ['int4'],
+  // Before 0.4.7 its AWQ/GPTQ MoE is vLLM 0.7.2's (sglang==0.4.6.post1 layers/quantization/__init__.py: the
+  // GPTQMarlinMoEMethod and AWQMoEMethod imports, "pip install vllm==0.7.2"), whose fused_marlin_moe launches one
+  // Marlin kernel per expert (time/per-expert-moe.ts); 0.4.7 names vllm==0.9.0.1 there instead (its fused_marlin_moe not read).
+  // Each call's compute_expert_offsets and its output and scratch torch.zeros: vllm csrc/moe/marlin_moe_ops.cu.
+  perExpertMarlinMoe: { before: '0.4.7', kernelsPerCall: 3 },
   quantFormatFor: {
     nf4: 'bnb',
     fp4: 'bnb', // a pre-quantized bitsandbytes FP4 checkpoint: the same bitsandbytes kernels
