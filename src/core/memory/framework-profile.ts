@@ -324,10 +324,10 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped
    * kernel only on some GPUs (time/grouped-mm.ts). `loraCalls`: grouped matmuls each adapted expert projection adds
    * beside its frozen one (Unsloth's separated LoRA: two); 0 where the adapters fold into the weight
-   * (ParamWrapper's W + ΔW). `rowPasses`: hidden-wide reads and writes per routed row of the wrapper's own gathers,
-   * permutes and sums around the two calls, in forward (absent: not counted). Absent: other kernels.
+   * (ParamWrapper's W + ΔW). `rowPasses`: hidden-wide passes per routed row of the wrapper's gathers, permutes and
+   * sums in forward (absent: none); `compiledRowPasses`: the same, model compiled (absent: rowPasses). Absent: other kernels.
    */
-  torchGroupedMm?: { loraCalls: number; rowPasses?: number };
+  torchGroupedMm?: { loraCalls: number; rowPasses?: number; compiledRowPasses?: number };
   /**
    * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
    * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused

@@ -61,7 +61,8 @@ export function groupedMmWork(
 
 /**
  * Forward bytes of the grouped experts' wrapper outside its matmuls, on this rank (profile `torchGroupedMm.rowPasses`:
- * hidden-wide passes per routed row, plus the top-k sum's one write a token): transformers 5 gathers, sorts, scales,
+ * hidden-wide passes per routed row, `compiledRowPasses` where the model runs compiled, plus the top-k sum's one write a
+ * token): transformers 5 gathers, sorts, scales,
  * unsorts and sums every routed row around the two grouped calls. The step prices it as elementwise traffic
  * (backward twice the forward's). 0 for other dispatches or engines that do not count it.
  */
@@ -71,8 +72,10 @@ export function groupedRowBytes(
   tokens: number,
   layersHere: number,
   grouped: boolean,
+  compiled = false,
 ): number {
-  const passes = FRAMEWORKS[o.framework].torchGroupedMm?.rowPasses;
+  const tg = FRAMEWORKS[o.framework].torchGroupedMm;
+  const passes = compiled ? (tg?.compiledRowPasses ?? tg?.rowPasses) : tg?.rowPasses;
   if (passes === undefined || !grouped || m.experts <= 1 || m.moeLayers === 0) return 0;
   const layers = (m.moeLayers * layersHere) / m.layers;
   const elem = o.compute === 'fp32' ? 4 : 2;
