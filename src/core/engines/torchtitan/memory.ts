@@ -88,8 +88,11 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // torchtitan/models/common/moe.py GroupedExperts: torch._grouped_mm over all experts (@b5bcd76).
   moeDispatch: 'grouped',
   // The same calls on an A100 run PyTorch's per-group fallback (pytorch/pytorch#186620: torchtitan's Qwen3 MoE).
+  // GroupedExperts.forward (models/common/moe.py @b5bcd76c) calls torch._grouped_mm three times: w1 and w3 apart
+  // (silu(x @ w1) * (x @ w3)), then w2.
   torchGroupedMm: {
     loraCalls: 0,
+    calls: 3,
     rowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES,
     compiledRowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED,
   },
