@@ -1,8 +1,11 @@
 /**
  * transformers 5's grouped_mm_experts_forward (integrations/moe.py @8b584a67) gathers, sorts, scales, unsorts and sums
  * every routed row around its two grouped matmuls: 9 hidden-wide passes a routed row in forward plus the top-k sum's
- * write a token (engines/hf/memory.ts, time/grouped-mm.ts groupedRowBytes). Engines whose grouped experts are other
- * code (Unsloth's grouped_mm backend, torchtitan) do not count it, nor does the per-expert loop.
+ * write a token (engines/hf/memory.ts, time/grouped-mm.ts groupedRowBytes). torchtitan's LocalTokenDispatcher
+ * (pytorch/torchtitan@b5bcd76c torchtitan/models/common/token_dispatcher.py) gathers the routed rows and combines them
+ * through a float32 score multiply and a scatter-add: 14 passes eager, 6 where the model runs compiled
+ * (engines/torchtitan/memory.ts). Engines whose grouped experts are other code (Unsloth's grouped_mm backend) do not
+ * count it, nor does the per-expert loop.
  */
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
@@ -27,7 +30,7 @@ const full = (framework: string) =>
     gpu: 'h100-sxm',
   });
 
-describe("transformers 5's grouped experts: the wrapper's routed-row traffic", () => {
+describe("grouped experts: the wrapper's routed-row traffic (transformers 5, torchtitan)", () => {
   const m = modelFacts(resolveModel('qwen3-30b-a3b'));
 
   it('counts 9 passes a routed row and one a token, over every MoE layer (Qwen3-30B-A3B, 4,096 tokens)', () => {
@@ -42,6 +45,29 @@ describe("transformers 5's grouped experts: the wrapper's routed-row traffic", (
     const dense = modelFacts(resolveModel('qwen3-8b'));
     expect(groupedRowBytes(dense, full('hf-fsdp'), 4096, dense.layers, true)).toBe(0);
     expect(groupedRowBytes(m, full('unsloth'), 4096, m.layers, true)).toBe(0);
+  });
+
+  it("torchtitan's dispatch and combine: 14 passes a routed row eager, 6 compiled, one a token either way", () => {
+    const eager = groupedRowBytes(m, full('torchtitan'), 4096, m.layers, true);
+    expect(eager).toBe(4096 * (14 * m.topK + 1) * m.hidden * 2 * m.moeLayers);
+    const compiled = groupedRowBytes(m, full('torchtitan'), 4096, m.layers, true, true);
+    expect(compiled).toBe(4096 * (6 * m.topK + 1) * m.hidden * 2 * m.moeLayers);
+    // transformers 5's wrapper has no compiled count of its own: compiling leaves its 9 passes.
+    expect(groupedRowBytes(m, full('hf-fsdp'), 4096, m.layers, true, true)).toBe(
+      groupedRowBytes(m, full('hf-fsdp'), 4096, m.layers, true),
+    );
+  });
+
+  it('a torchtitan step prices them: slower than the same step without them', () => {
+    const o = full('torchtitan');
+    const t = defaultTimeOptions(1);
+    const w = trainWork(m, o, t);
+    const b200 = gpuRates(findGpu('b200'), t);
+    const rows = groupedRowBytes(m, o, w.tokens, m.layers, true);
+    expect(rows).toBeGreaterThan(0);
+    expect(trainStep(w, b200)).toBeGreaterThan(
+      trainStep({ ...w, fwdElemBytes: w.fwdElemBytes - rows }, b200),
+    );
   });
 
   it("adds to the step's elementwise traffic, so the H100 FSDP step is slower with it", () => {

@@ -51,6 +51,21 @@ describe("torch._grouped_mm's per-group fallback", () => {
     // ParamWrapper's W + ΔW needs a weight gradient on both adapted projections.
     expect(h.fwdCalls).toBe(2 * m.moeLayers);
     expect(h.bwdCalls).toBe(4 * m.moeLayers);
+    // torchtitan's GroupedExperts calls w1, w3 and w2 apart (models/common/moe.py @b5bcd76c): 3 a layer forward; full
+    // fine-tuning adds each one's input and weight gradient.
+    const full = optionsFromFlags({
+      method: 'full',
+      batch: 1,
+      seq: 1024,
+      framework: 'torchtitan',
+      gpu: 'a100-80gb-sxm',
+    });
+    const tt = trainWork(m, full, t).groupedMm;
+    expect(tt.fwdCalls).toBe(3 * m.moeLayers);
+    expect(tt.bwdCalls).toBe(6 * m.moeLayers);
+    const hfFull = trainWork(m, { ...full, framework: 'hf' }, t).groupedMm;
+    expect(hfFull.fwdCalls).toBe(2 * m.moeLayers);
+    expect(hfFull.bwdCalls).toBe(4 * m.moeLayers);
     // A dense model makes none.
     expect(
       trainWork(modelFacts(resolveModel('qwen3-8b')), lora('unsloth', 'a100-80gb-sxm'), t).groupedMm

@@ -19,6 +19,7 @@ import type { FusedMoeGrid } from '../time/moe-grid-types.js';
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
+import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -319,15 +320,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    * training where kbitUpcastsToFp32). Absent: the routed experts are quantized like every other linear.
    */
   unquantizedExperts?: readonly WeightDtype[];
-  /**
-   * Time: the 'grouped' routed experts of a training run are torch._grouped_mm calls (transformers 5's grouped_mm
-   * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped
-   * kernel only on some GPUs (time/grouped-mm.ts). `loraCalls`: grouped matmuls each adapted expert projection adds
-   * beside its frozen one (Unsloth's separated LoRA: two); 0 where the adapters fold into the weight
-   * (ParamWrapper's W + ΔW). `rowPasses`: hidden-wide reads and writes per routed row of the wrapper's own gathers,
-   * permutes and sums around the two calls, in forward (absent: not counted). Absent: other kernels.
-   */
-  torchGroupedMm?: { loraCalls: number; rowPasses?: number };
+  /** Time: the routed experts as torch._grouped_mm calls (memory/grouped-mm-profile.ts). Absent: other kernels. */
+  torchGroupedMm?: TorchGroupedMmProfile;
   /**
    * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
    * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused

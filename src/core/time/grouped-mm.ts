@@ -31,7 +31,8 @@ const NO_CALLS: GroupedMmWork = { fwdCalls: 0, bwdCalls: 0, groups: 0 };
 /**
  * An engine whose grouped experts are torch._grouped_mm calls (profile `torchGroupedMm`) makes two a MoE layer in
  * forward, the fused gate_up projection and down (transformers 5's grouped_mm_experts_forward, unsloth_zoo's
- * grouped_mm backend), plus `loraCalls` for each adapted projection. Backward: each call's input gradient, and a
+ * grouped_mm backend), or its profile's `calls` (torchtitan: w1, w3 and w2 apart), plus `loraCalls` for each adapted
+ * projection. Backward: each call's input gradient, and a
  * weight gradient where the weight trains (full fine-tuning; ParamWrapper's W + ΔW on adapted projections; each
  * LoRA call's own factor), one grouped call each (derivatives.yaml `_grouped_mm`). Each call loops over the
  * layer's experts on this rank.
@@ -51,17 +52,19 @@ export function groupedMmWork(
   const adapted =
     (t.some((r) => r === 'gate' || r === 'up') ? 1 : 0) + (t.includes('down') ? 1 : 0);
   const loraCalls = adapted * tg.loraCalls;
-  const weightGrads = !lora ? 2 : paramWrapper ? adapted : 0;
+  const calls = tg.calls ?? 2;
+  const weightGrads = !lora ? calls : paramWrapper ? adapted : 0;
   return {
-    fwdCalls: layers * (2 + loraCalls),
-    bwdCalls: layers * (2 + weightGrads + 2 * loraCalls),
+    fwdCalls: layers * (calls + loraCalls),
+    bwdCalls: layers * (calls + weightGrads + 2 * loraCalls),
     groups: m.experts / Math.max(1, o.ep ?? 1),
   };
 }
 
 /**
  * Forward bytes of the grouped experts' wrapper outside its matmuls, on this rank (profile `torchGroupedMm.rowPasses`:
- * hidden-wide passes per routed row, plus the top-k sum's one write a token): transformers 5 gathers, sorts, scales,
+ * hidden-wide passes per routed row, `compiledRowPasses` where the model runs compiled, plus the top-k sum's one write a
+ * token): transformers 5 gathers, sorts, scales,
  * unsorts and sums every routed row around the two grouped calls. The step prices it as elementwise traffic
  * (backward twice the forward's). 0 for other dispatches or engines that do not count it.
  */
@@ -71,8 +74,10 @@ export function groupedRowBytes(
   tokens: number,
   layersHere: number,
   grouped: boolean,
+  compiled = false,
 ): number {
-  const passes = FRAMEWORKS[o.framework].torchGroupedMm?.rowPasses;
+  const tg = FRAMEWORKS[o.framework].torchGroupedMm;
+  const passes = compiled ? (tg?.compiledRowPasses ?? tg?.rowPasses) : tg?.rowPasses;
   if (passes === undefined || !grouped || m.experts <= 1 || m.moeLayers === 0) return 0;
   const layers = (m.moeLayers * layersHere) / m.layers;
   const elem = o.compute === 'fp32' ? 4 : 2;

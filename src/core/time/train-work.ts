@@ -742,7 +742,7 @@ function expertWork(
         : 0,
     denseElemBytes: dense // grouped: the wrapper's row passes (grouped-mm.ts groupedRowBytes)
       ? denseMoeElemBytes(m, o, w.compiled, w.tokens, w.tp, layers, denseLoop)
-      : groupedRowBytes(m, o, w.tokens, w.layersHere, dispatch === 'grouped'),
+      : groupedRowBytes(m, o, w.tokens, w.layersHere, dispatch === 'grouped', w.compiled),
     dispatch,
     hit,
     delta,

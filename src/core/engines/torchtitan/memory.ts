@@ -5,6 +5,21 @@ import {
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
 
+// torchtitan's LocalTokenDispatcher (expert_parallel_degree 1; pytorch/torchtitan@b5bcd76c
+// torchtitan/models/common/token_dispatcher.py) moves each routed row (R = tokens x top-k rows of the hidden size, in
+// units of a bf16 row) outside the grouped matmuls: `dispatch` gathers `x_TD[token_indices_experts_sorted_N]` (read,
+// write: 2); `combine` casts the expert output to float32 (read 1, write 2), multiplies it by the routing scores (read
+// 2, write 2), casts it back (read 2, write 1) and scatter-adds it into `zeros_like(x_TD)` (read 1, write 1, counted
+// as index_put_'s row path, which PyTorch's _scatter_via_index_put takes for the zero-stride expanded index of
+// torchtitan/ops/scatter_add.py deterministic_scatter_add; a build that expands it into a per-element index is not
+// modelled): 14 hidden-wide passes a routed row, plus the zeroed output's one write a token (time/grouped-mm.ts
+// groupedRowBytes). AllToAllTokenDispatcher (EP > 1) runs the same _local_reorder and combine around its all-to-alls.
+const TITAN_LOCAL_DISPATCH_ROW_PASSES = 14;
+// Compiled (compile.components "model"), Inductor fuses combine's cast, score multiply and cast back into one pointwise
+// kernel (read 1, write 1); the gather feeds torch._grouped_mm, an extern kernel, and deterministic_scatter_add is a
+// custom op (torch.library, torchtitan/ops/scatter_add.py), so both move what they move eager: 2 + 2 + 2 = 6.
+const TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED = 6;
+
 export const TORCHTITAN_MEMORY: FrameworkProfile = {
   id: 'torchtitan',
   untiesEmbeddings: false,
@@ -73,7 +88,14 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // torchtitan/models/common/moe.py GroupedExperts: torch._grouped_mm over all experts (@b5bcd76).
   moeDispatch: 'grouped',
   // The same calls on an A100 run PyTorch's per-group fallback (pytorch/pytorch#186620: torchtitan's Qwen3 MoE).
-  torchGroupedMm: { loraCalls: 0 },
+  // GroupedExperts.forward (models/common/moe.py @b5bcd76c) calls torch._grouped_mm three times: w1 and w3 apart
+  // (silu(x @ w1) * (x @ w3)), then w2.
+  torchGroupedMm: {
+    loraCalls: 0,
+    calls: 3,
+    rowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES,
+    compiledRowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED,
+  },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

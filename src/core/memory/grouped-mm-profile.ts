@@ -1,0 +1,21 @@
+/**
+ * Time: the 'grouped' routed experts of a training run are torch._grouped_mm calls (transformers 5's grouped_mm
+ * experts, unsloth_zoo's grouped_mm backend, torchtitan's GroupedExperts), which PyTorch runs as one grouped kernel only
+ * on some GPUs (time/grouped-mm.ts). A FrameworkProfile field (`torchGroupedMm`).
+ */
+export interface TorchGroupedMmProfile {
+  /**
+   * Grouped matmuls each adapted expert projection adds beside its frozen one (Unsloth's separated LoRA: two); 0 where
+   * the adapters fold into the weight (ParamWrapper's W + ΔW).
+   */
+  loraCalls: number;
+  /**
+   * Hidden-wide reads and writes per routed row of the wrapper's own gathers, permutes and sums around the calls, in
+   * forward (absent: not counted).
+   */
+  rowPasses?: number;
+  /** The same where torch.compile runs the model and fuses the wrapper's pointwise chain (absent: `rowPasses`). */
+  compiledRowPasses?: number;
+  /** The layer's forward calls for its own experts (absent: 2, the fused gate_up projection and down). */
+  calls?: number;
+}
