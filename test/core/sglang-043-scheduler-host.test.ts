@@ -5,7 +5,9 @@
 //   and 0.5.5.post1 wheels): a set of the C admitted requests per waiting request
 //   (scripts/measure/sglang_waiting_queue_rebuild.py);
 // - RadixCache.evict walks every cached leaf once the pool is full (scripts/measure/sglang_radix_evict.py).
-// Both are seconds there, and together a small share of the measured duration.
+// Both are seconds there, and together a small share of the measured duration. So is a third, in the TokenizerManager:
+// every prompt in flight wakes every 4 s in _wait_one_response (managers/tokenizer_manager.py:416-423) to ask
+// starlette whether its client left (scripts/measure/sglang_wait_response_wakeups.py).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
@@ -101,6 +103,24 @@ describe("SGLang's waiting-queue rebuild per prefill admission", () => {
     expect(evictions).toBeGreaterThan(1);
     const both = evictions + rebuildUpperBoundSeconds(requests, prompt, SGLANG_043_CHUNK_TOKENS);
     expect(both).toBeLessThan(row.measured_value / 5);
+  });
+
+  it("and the TokenizerManager's 4-second wake-ups of every prompt in flight, bounded by the run's mean latency", () => {
+    const wake = JSON.parse(
+      readFileSync(
+        new URL('../fixtures/measure/sglang-wait-response-wakeups.json', import.meta.url),
+        'utf8',
+      ),
+    ) as { results: { us_per_wakeup: number }[] };
+    const perWakeup = Math.max(...wake.results.map((r) => r.us_per_wakeup)) * 1e-6;
+    const row = loadThroughputCases('throughput.json').find((c) => c.id === SINGLE_TOKEN_ROW)!;
+    const requests = row.flags['batch'] as number;
+    // a prompt waits no longer than its HTTP request: benchmark.py's "Avg Latency" over the 100 requests
+    const avgLatency = Number(/Avg Latency:\s*([\d.]+)/.exec(row.quote as string)![1]);
+    expect(avgLatency).toBeGreaterThan(10);
+    const wakeSeconds = ((requests * avgLatency) / 4) * perWakeup;
+    expect(wakeSeconds).toBeGreaterThan(1);
+    expect(wakeSeconds).toBeLessThan(row.measured_value / 4);
   });
 
   it('is milliseconds in a 1,000-request burst of 128-token prompts', () => {
