@@ -262,6 +262,8 @@ export function caseInputs(c: ThroughputCase): {
     time.chatTemplateParseScale = c.chat_template_parse_scale;
   // A build whose largest graph-replayed decode batch differs from the engine's default (the case says so).
   if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
+  // A V0 run whose command line set --max-seq-len-to-capture (the case says so).
+  if (c.max_seq_len_to_capture !== undefined) time.maxSeqLenToCapture = c.max_seq_len_to_capture;
   // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
   if (c.deepspeed_overlap_comm === false) time.serialComm = true;
   // An FSDP config that set forward_prefetch true (the case says so).

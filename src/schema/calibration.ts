@@ -189,6 +189,8 @@ export const throughputCaseSchema = z.looseObject({
    * default (a larger step runs eagerly): sets TimeOptions.graphMaxBatch.
    */
   graph_max_batch: z.number().int().nonnegative().optional(),
+  /** The measured V0 run's `--max-seq-len-to-capture`, where its command line sets it: sets TimeOptions.maxSeqLenToCapture. */
+  max_seq_len_to_capture: z.number().int().positive().optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
   /** The measured k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets TimeOptions.kbitFp32Stream. */

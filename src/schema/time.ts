@@ -335,6 +335,12 @@ export interface TimeOptions {
    */
   graphMaxBatch?: number;
   /**
+   * With v0Scheduler: the run's `--max-seq-len-to-capture`, in place of the engine profile's default
+   * (FrameworkProfile.v0GraphMaxSeqLen): a V0 decode step whose sequences are longer runs eagerly. No flag sets it;
+   * `validate --throughput` does for rows whose command line sets it (their `max_seq_len_to_capture`).
+   */
+  maxSeqLenToCapture?: number;
+  /**
    * The serving engine build parsed the model's chat template (its Jinja source) on every chat request, where the
    * engine's current release parses it once: each request costs the frontend the engine profile's
    * servingFrontend.templateParseSeconds more. No flag sets it; `validate --throughput` does for rows of such builds

@@ -56,8 +56,11 @@ import type { RunPlan } from '../../schema/measured.js';
  *   gpt-oss-20b at 4 tokens a pass on an RTX 3090 (+20.5%). llama.cpp's Apple Silicon table (discussion ggml-org/llama.cpp#4167) reads
  *   -8.8..+5.4% with Metal's dispatch a kernel
  *   (engines/llama-cpp/memory.ts metalDecode).
- * - serving: 521 rows, p90 0.538 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 64 in flight, +53.8%),
- *   up from 0.479 at 487 rows with the fifth mainstream sample's 34 rows (docs/time-model.md "A fifth mainstream
+ * - serving: 525 rows, p90 0.537 (vllm-project/vllm#17788's ShareGPT burst of 1000 on an H100 NVL, +53.6%, and
+ *   sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on MI300X at 64 in flight, +53.8%); 0.551 with dstackai/benchmarks'
+ *   four Llama 3.1 405B single requests of 16K-128K tokens on 8 MI300X (vLLM 0.6.3.dev V0, +110..+162%) before V0's
+ *   eager steps past max_seq_len_to_capture (FrameworkProfile.v0GraphMaxSeqLen: +35..+81%). 521 rows, p90 0.538 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8
+ *   on MI300X at 64 in flight, +53.8%), up from 0.479 at 487 rows with the fifth mainstream sample's 34 rows (docs/time-model.md "A fifth mainstream
  *   sample": the Qwen3 speed benchmark's fifteen SGLang rows on an H20, +48..+712%, and LLM-Inference-Bench's MI300X
  *   batches, +16..+185%, above it). 451 rows, p90 0.488 (vllm-project/vllm#22331's gpt-oss-120b on one A100 80GB, +48.8%; 0.494 at 434 rows
  *   before the second mainstream sample and vLLM's awq_gemm up to 255 tokens, FrameworkProfile.awqGemmMaxTokens).

@@ -5,6 +5,7 @@
 import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
+import type { V0EngineProfile } from './v0-engine-profile.js';
 import type { QuantLinearProfile } from './quant-linear-profile.js';
 import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
 import type { PiecewiseAttentionCalls } from './piecewise-attention-profile.js';
@@ -33,7 +34,7 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
-export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile {
+export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile, V0EngineProfile {
   id: Framework;
   name: string;
   /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
@@ -456,14 +457,6 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    */
   asyncStepHostSeconds?: number;
   asyncSeqHostSeconds?: number;
-  /**
-   * vLLM's V0 engine (the default before v0.8): host work per decode step the GPU waited for (scheduling, input
-   * preparation, the sampled tokens' output processing), its growth per sequence, seconds (TimeOptions.v0Scheduler).
-   */
-  v0StepHostSeconds?: number;
-  v0SeqHostSeconds?: number;
-  /** Their output-processing part, beside the GPU from release `since` on (TimeOptions.engineVersion; time/v0-host.ts). */
-  v0OutputHost?: { since: string; stepSeconds: number; seqSeconds: number };
   /**
    * Latency of one small tensor-parallel all-reduce over NVLink with the engine's own kernel (vLLM's and
    * SGLang's custom all-reduce), seconds. Absent: NCCL's latency (time/index.ts ALLREDUCE_LATENCY_NVLINK).

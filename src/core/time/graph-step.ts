@@ -3,7 +3,7 @@
  * captures, a decode batch above the largest it captures), and the batch a captured decode step runs.
  */
 import { FRAMEWORKS } from '../memory/frameworks.js';
-import { moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
+import { meanContextOf, moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { isBlockScaledFp8, runsBlockFp8Path } from './block-fp8.js';
 import {
@@ -120,11 +120,24 @@ function eagerForwardHostSeconds(
 }
 
 /**
- * Whether a decode step of B sequences runs outside the engine's CUDA graphs: above the largest batch the measured
+ * Whether a V0 decode step runs eagerly for the length of its sequences: longer than the run's
+ * `--max-seq-len-to-capture` (TimeOptions.maxSeqLenToCapture) or the engine's default (FrameworkProfile.v0GraphMaxSeqLen).
+ * The step is the one the estimate times, at the run's mean context (meanContextOf).
+ */
+function v0AboveCapturedSeqLen(o: EstimateOptions, t: TimeOptions): boolean {
+  if (t.v0Scheduler !== true) return false;
+  const cap = t.maxSeqLenToCapture ?? FRAMEWORKS[o.framework].v0GraphMaxSeqLen;
+  return cap !== undefined && meanContextOf(o) > cap;
+}
+
+/**
+ * Whether a decode step of B sequences runs outside the engine's CUDA graphs: a V0 step past the sequence length its
+ * graphs cover (v0AboveCapturedSeqLen); above the largest batch the measured
  * build replays (TimeOptions.graphMaxBatch) or, by default, the largest the engine captures on this card
  * (FrameworkProfile.graphMaxBatch).
  */
 export function aboveGraphs(o: EstimateOptions, t: TimeOptions, r: GpuRates, B: number): boolean {
+  if (v0AboveCapturedSeqLen(o, t)) return true;
   if (t.graphMaxBatch !== undefined) return B > t.graphMaxBatch;
   const cap = FRAMEWORKS[o.framework].graphMaxBatch;
   return cap !== undefined && r.capacityBytes !== undefined && B > cap(r.capacityBytes, o.tp, o.pp);

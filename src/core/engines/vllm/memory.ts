@@ -184,6 +184,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // vllm-project/vllm#6801, which also names sampling, input preparation and scheduling: the sources do not split it,
   // so it stays in series.
   v0OutputHost: { since: '0.6.0', stepSeconds: 2e-4, seqSeconds: 0 }, // vllm-project/vllm#6913, vllm-project/vllm#7049
+  // V0 replays a decode step's CUDA graph only where its longest sequence is at most max_seq_len_to_capture
+  // (ModelInputForGPUBuilder._use_captured_graph, vllm/worker/model_runner.py: `max_decode_seq_len <=
+  // self.runner.max_seq_len_to_capture`), 8192 unless set (EngineArgs.max_seq_len_to_capture, vllm/engine/arg_utils.py
+  // of v0.6.3: "When a sequence has context length larger than this, we fall back to eager mode").
+  v0GraphMaxSeqLen: 8192, // EngineArgs.max_seq_len_to_capture default, vllm-project/vllm v0.6.3
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
