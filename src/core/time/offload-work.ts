@@ -4,6 +4,7 @@ import { floatParamBytes, trainableElementBytes } from '../memory/trainable-widt
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
+import { backwardRegatherShare } from './zero-collectives.js';
 import type { WorkLayout } from './train-work-types.js';
 
 /**
@@ -15,8 +16,8 @@ import type { WorkLayout } from './train-work-types.js';
  *   torch/distributed/fsdp/_flat_param.py at 01caf79e047fd15e1f75ba3825f789130efa476a), so an fp32 master copy
  *   crosses PCIe as fp32. Quantized linears travel packed; embeddings, output layer and norms at their own dtype
  *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
- *   Under full recompute DeepSpeed's backward finds the recompute's parameters still fetched (its gathers, which
- *   carry the copies: ZERO3_GATHER_PASSES in train-step.ts), so an engine with ZeRO hooks copies in two passes.
+ *   Under full recompute DeepSpeed's backward finds the recompute's parameters still fetched where its reuse distance
+ *   kept them (its gathers carry the copies: zero-collectives.ts backwardRegatherShare): two passes and that share.
  *   `passes` counts the SFT step's; an objective's further no-grad forward (a reference, old log-probs) fetches once
  *   more in its own phase (time/objective.ts, train-step.ts forwardFetchSeconds).
  * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
@@ -44,9 +45,12 @@ export function offloadWork(
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
-  const fw = FRAMEWORKS[o.framework];
+  const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
+  // Under full recompute ZeRO-3's backward fetches again only what its reuse distance released (train-comm-work.ts).
+  const again =
+    reuse === undefined || w.recompute === 0 ? w.recompute : backwardRegatherShare(m, o, reuse);
   return {
-    passes: params ? 2 + (fw.zeroHooks ? 0 : w.recompute) : 0,
+    passes: params ? 2 + again : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
     gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,

@@ -391,8 +391,8 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   const first = c / w.layers;
   const act = w.offloadActBytes / r.host;
   const grad = w.offloadGradBytes / (r.host * w.offloadGradCopyShare);
-  // DeepSpeed's backward reuses the recompute's fetches (offload-work.ts): its copies come in forward and recompute.
-  const bwdC = w.recompute === 0 || w.offloadPasses > 2 ? c : 0;
+  // DeepSpeed's backward reuses the recompute's fetches it kept (offload-work.ts): the passes beyond two copy again.
+  const bwdC = w.recompute === 0 ? c : Math.max(0, w.offloadPasses - 2) * c;
   const recC = w.recompute > 0 ? c : 0;
   // A blocking copy also waits behind the pass's own dispatch and hooks (0 where the copies are asynchronous).
   const held = (host: number, copy: number) => (w.offloadCopyBlocks && copy > 0 ? host : 0);

@@ -2,21 +2,16 @@
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { chunkedLossFuses, FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import {
-  offloadSizes,
-  offloadWork,
-  PAGEABLE_COPY_SHARE,
-  type OffloadSizes,
-} from './offload-work.js';
-import { gradReduceElementBytes } from '../memory/trainable-width.js';
+import { offloadSizes, PAGEABLE_COPY_SHARE, type OffloadSizes } from './offload-work.js';
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { gatherCalls } from './zero-collectives.js';
+import { commWork } from './train-comm-work.js';
 import { ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { defaultQuantFormat } from './hardware.js';
-import { forwardLinears, weightBytes } from './model-facts.js';
+import { forwardLinears } from './model-facts.js';
 import { float8Work } from './float8.js';
 import { adapterPathWork, textLora } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
@@ -30,7 +25,7 @@ import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
-import { expertParallelComm, shardedWire } from './train-expert-parallel.js';
+import { expertParallelComm } from './train-expert-parallel.js';
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -395,54 +390,6 @@ function quantWork(m: ModelFacts, o: EstimateOptions, t: TimeOptions, w: WorkLay
     dequantSeconds,
     bnb4HostSeconds,
     int8ForwardFlops,
-  };
-}
-
-/** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
-function commWork(
-  m: ModelFacts,
-  o: EstimateOptions,
-  t: TimeOptions,
-  w: WorkLayout,
-  trainable: number,
-  sizes?: OffloadSizes,
-) {
-  const { dp, tp, shard, tokens, layersHere, recompute } = w;
-  const zero = o.zero;
-  // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
-  // gradient dtype, the compute dtype, or a fixed reduce dtype.
-  const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
-  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
-  // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
-  // FSDP unit after reshard_after_forward freed its parameters: so in FSDP1 and ZeRO-3; FSDP2's pre-forward returns
-  // at once in PRE_BACKWARD, torch/distributed/fsdp/_fully_shard/_fsdp_state.py, so it gathers twice, a difference
-  // of under 1% on the FSDP2 rows, not modelled), every micro-batch (FSDP docs,
-  // https://pytorch.org/docs/stable/fsdp.html, ShardingStrategy.FULL_SHARD); FSDP mixed precision
-  // gathers in the compute dtype (param_dtype=bf16); quantized QLoRA weights travel packed (fsdp_qlora
-  // quant_storage, https://github.com/AnswerDotAI/fsdp_qlora).
-  const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
-  const wire = (n: number) => (n - 1) / n;
-  const gathersPerMicro = 2 + recompute;
-  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
-  const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
-  const off = offloadWork(m, o, t, w, trainable, sizes);
-  const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
-  // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
-  const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
-  return {
-    gatherBytes: gathersPerMicro * pass,
-    gatherPassBytes: pass,
-    gradReduceBytes: dp > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
-    gradReducePerMicro: zero >= 2,
-    paramGatherAfterStep:
-      dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
-    offloadBytes,
-    offloadParamPassBytes: off.paramPassBytes,
-    offloadPasses: off.passes,
-    offloadGradBytes: off.gradBytes,
-    offloadActBytes: off.actBytes,
-    tpCalls,
-    tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
   };
 }
 

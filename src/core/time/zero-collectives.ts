@@ -188,3 +188,27 @@ export function noGathers(): GatherCollectives {
 export function gatherCalls(g: GatherCollectives | undefined): number {
   return g === undefined ? 0 : g.outside + g.loop;
 }
+
+/**
+ * The share of a pass's gathered elements that ZeRO-3's backward gathers again under full recompute. After a
+ * module's recompute, `release_sub_module` keeps its parameters when the recorded trace uses them again within
+ * `stage3_max_reuse_distance` elements (`__params_to_release` walks `__submodule_order[step_id:]`, adding each
+ * module's parameter elements, partitioned_param_coordinator.py at DeepSpeed v0.14.4). Between a linear's recompute
+ * and its backward the trace runs the recompute and then the backward of every later linear of its checkpointed
+ * layer: twice their elements. The linears' weights only (adapters are about 1% of them at rank 64); parameters
+ * outside the layers (embeddings, output head) are used again only across the whole model and are gathered again.
+ */
+export function backwardRegatherShare(m: ModelFacts, o: EstimateOptions, reuse: number): number {
+  if (m.total <= 0) return 1;
+  let kept = 0;
+  for (const g of loraModel(m.arch, FRAMEWORKS[o.framework]).groups) {
+    if (g.name === 'vision') continue;
+    const sizes = linearModules(g).map((l) => l.inFeatures * l.outFeatures * l.copies);
+    let after = 0;
+    for (let k = sizes.length - 1; k >= 0; k--) {
+      if (2 * after < reuse) kept += g.count * sizes[k]!;
+      after += sizes[k]!;
+    }
+  }
+  return Math.min(1, Math.max(0, 1 - kept / m.total));
+}

@@ -219,6 +219,10 @@ const DEEPSPEED_HOOKS = {
   // (partitioned_param_coordinator.py): the thread that launches the compute waits out each copy. One rank gathers
   // nothing: NoGatherHandle copies with non_blocking=True and the fetch waits only for copies already issued.
   blockingParamCopies: true,
+  // stage3_max_reuse_distance's default, 1e9 elements (deepspeed/runtime/zero/config.py `max_reuse_distance`, v0.14.4
+  // and v0.19.x alike; the rows' configs set the same): a recompute's parameters stay gathered for the backward when
+  // the trace uses them again within it (time/zero-collectives.ts backwardRegatherShare).
+  maxReuseDistance: 1e9,
   // ZeRO-3's hooks run as DeepSpeed v0.14.4's own code on two gloo ranks of a CPU (its accelerator skips streams and
   // events), Qwen2 and Qwen2-MoE decoder layers at toy width, with and without PEFT LoRA, checkpointed: this
   // thread's CPU seconds per hooked module pass and per gradient, the same model without DeepSpeed subtracted

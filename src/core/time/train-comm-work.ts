@@ -1,0 +1,59 @@
+/** Bytes each rank moves over links per step of a training micro-batch (train-work.ts trainWork). */
+import { FRAMEWORKS } from '../memory/frameworks.js';
+import { gradReduceElementBytes } from '../memory/trainable-width.js';
+import { type EstimateOptions } from '../../schema/estimate.js';
+import { type TimeOptions } from '../../schema/time.js';
+import { weightBytes, type ModelFacts } from './model-facts.js';
+import { offloadWork, type OffloadSizes } from './offload-work.js';
+import { shardedWire } from './train-expert-parallel.js';
+import { backwardRegatherShare } from './zero-collectives.js';
+import type { WorkLayout } from './train-work-types.js';
+
+/** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
+export function commWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  w: WorkLayout,
+  trainable: number,
+  sizes?: OffloadSizes,
+) {
+  const { dp, tp, shard, tokens, layersHere, recompute } = w;
+  const zero = o.zero;
+  // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
+  // gradient dtype, the compute dtype, or a fixed reduce dtype.
+  const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
+  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more for the recompute
+  // of full activation checkpointing (FSDP1 re-enters the unit reshard_after_forward freed; FSDP2's pre-forward returns
+  // at once in PRE_BACKWARD, torch/distributed/fsdp/_fully_shard/_fsdp_state.py, so it gathers twice, under 1% on the
+  // FSDP2 rows, not modelled), every micro-batch (https://pytorch.org/docs/stable/fsdp.html, FULL_SHARD). ZeRO-3's
+  // hooks keep the recompute's parameters for the backward where the trace reuses them within the engine's
+  // maxReuseDistance (zero-collectives.ts backwardRegatherShare; calibration/measured/zero3-collectives-cpu.json).
+  // FSDP mixed precision gathers in param_dtype; QLoRA weights travel packed (fsdp_qlora quant_storage).
+  const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
+  const wire = (n: number) => (n - 1) / n;
+  const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
+  const gathersPerMicro =
+    2 + (reuse === undefined || recompute === 0 ? recompute : backwardRegatherShare(m, o, reuse));
+  // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
+  const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
+  const off = offloadWork(m, o, t, w, trainable, sizes);
+  const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
+  // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
+  const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
+  return {
+    gatherBytes: gathersPerMicro * pass,
+    gatherPassBytes: pass,
+    gradReduceBytes: dp > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
+    gradReducePerMicro: zero >= 2,
+    paramGatherAfterStep:
+      dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
+    offloadBytes,
+    offloadParamPassBytes: off.paramPassBytes,
+    offloadPasses: off.passes,
+    offloadGradBytes: off.gradBytes,
+    offloadActBytes: off.actBytes,
+    tpCalls,
+    tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
+  };
+}
