@@ -101,6 +101,19 @@ export interface EngineRuns {
    */
   estimatedAs?: (arch: Arch, o: EstimateOptions) => string | null;
   /**
+   * The engine reads a GGUF file (`--weights q4_k_m`, ...) by dequantizing every tensor as it loads: the GPU
+   * holds the float model in `dtype`, computing in it. Why, with its source; the estimate runs as that dtype with
+   * this note (context.ts estimatedAs). Absent: a GGUF `--weights` is refused unless the engine loads GGUF
+   * kernels. Estimate only: the planner searches no GGUF types on it and `launch` writes none.
+   */
+  ggufDequantized?: {
+    dtype: 'fp32' | 'bf16' | 'fp16';
+    why: string;
+    /** The model_types whose GGUF architecture the loader reads; another is refused with `refuses`. */
+    modelTypes: readonly string[];
+    refuses: string;
+  };
+  /**
    * The engine splits weight matrices by rows at any degree (llama.cpp --split-mode row): the attention heads do
    * not bound `--tp` on it. Why, with its source.
    */
