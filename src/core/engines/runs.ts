@@ -23,7 +23,8 @@ export type RunsSet =
   | 'checkpointing'
   | 'attention'
   | 'optimizers'
-  | 'float8';
+  | 'float8'
+  | 'optimizerInBackward';
 
 /** The profile sets an engine's own runs may widen. */
 export type Widened = Partial<
@@ -160,6 +161,7 @@ export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): Ru
   // A host step for an optimizer the engine runs on the GPU only is its offload layout's.
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer)) return 'parallel';
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
+  if (o.optimizerInBackward && !p.optimizerInBackward) return 'optimizerInBackward';
   return 'other';
 }
 
