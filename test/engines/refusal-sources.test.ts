@@ -270,4 +270,12 @@ describe('a refusal cites the source of the check that refused it', () => {
       );
     }
   });
+
+  it("Unsloth's Adam-mini refusal cites the TrainingArguments.optim names of the transformers it pins", () => {
+    const all = { framework: 'unsloth', method: 'lora', optimizer: 'adam-mini' };
+    const r = engineRefusal(llama, withEngineDefaults(optionsFromFlags(all), all), all);
+    expect(r).toMatch(
+      /unsloth no adam-mini optimizer \(https:\/\/pypi\.org\/project\/transformers\/5\.5\.0\/ \(wheel\) transformers\/training_args\.py:111-157/,
+    );
+  });
 });
