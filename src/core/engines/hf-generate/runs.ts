@@ -51,8 +51,30 @@ export const HF_GENERATE_RUNS: EngineRuns = {
     // GGUF_SUPPORTED_ARCHITECTURES: the GGUF_CONFIG_MAPPING keys (integrations/ggml.py), as the HF model_types
     // they build; qwen2moe, qwen3moe, gpt-oss and minimax-m2 are renamed to these (modeling_gguf_pytorch_utils.py:629-636).
     modelTypes: [
-      ...['llama', 'mistral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'gpt_oss', 'lfm2', 'falcon', 'phi3'],
-      ...['bloom', 't5', 'stablelm', 'gpt2', 'starcoder2', 'mamba', 'nemotron', 'gemma2', 'gemma3', 'gemma3_text'],
+      ...[
+        'llama',
+        'mistral',
+        'qwen2',
+        'qwen2_moe',
+        'qwen3',
+        'qwen3_moe',
+        'gpt_oss',
+        'lfm2',
+        'falcon',
+        'phi3',
+      ],
+      ...[
+        'bloom',
+        't5',
+        'stablelm',
+        'gpt2',
+        'starcoder2',
+        'mamba',
+        'nemotron',
+        'gemma2',
+        'gemma3',
+        'gemma3_text',
+      ],
       ...['gemma4', 'umt5', 'minimax_m2'],
     ],
     refuses: `transformers reads GGUF files of the architectures in GGUF_SUPPORTED_ARCHITECTURES only and raises ValueError("GGUF model with architecture {architecture} is not supported yet.") for the rest (${TF_WHEEL}/modeling_gguf_pytorch_utils.py:649-650, integrations/ggml.py GGUF_CONFIG_MAPPING): serve the safetensors checkpoint (--weights bf16) or the GGUF file with llama.cpp`,
