@@ -51,6 +51,8 @@ export interface EngineTraits {
   q4Kv?: boolean;
   /** It runs GGUF weights (its memory profile's quantFormat). */
   ggufWeights?: boolean;
+  /** It serves a GGUF file dequantized to a float model as it loads (its runs' ggufDequantized). */
+  ggufDequantized?: boolean;
   /** `--liger`: it loads Liger's kernels (its profile's liger). */
   liger?: boolean;
   /** `--tiled-mlp`: it loads Unsloth's tiled MLP (its profile's tiledMlp). */

@@ -495,11 +495,14 @@ function servingFlagsInto(o: EstimateOptions, flags: RawFlags): void {
     );
   expertParallelCheck(o);
   const gguf = frameworksWith('ggufWeights');
-  if (isGguf(o.weights) && !gguf.includes(o.framework))
+  // A server that dequantizes the file as it loads (transformers' generate) serves it as a float model; training
+  // engines do not read GGUF files.
+  const dequantized = serving && frameworksWith('ggufDequantized').includes(o.framework);
+  if (isGguf(o.weights) && !gguf.includes(o.framework) && !dequantized)
     throw new FlagError(
       'weights',
       o.weights,
-      `a GGUF type only with --framework ${gguf.join(' or ')} (the engines that load GGUF files); transformers reads one only by dequantizing it to float as it loads (load_gguf_checkpoint: ${GGUF_DEQUANT}): estimate that as --weights bf16`,
+      `a GGUF type only with --framework ${gguf.join(' or ')} (the engines that load GGUF files), or served dequantized by transformers (--method inference); transformers trains one only by dequantizing it to float as it loads (load_gguf_checkpoint: ${GGUF_DEQUANT}): estimate that as --weights fp32, the dtype it loads a GGUF file in by default`,
     );
 }
 

@@ -13,6 +13,8 @@ describe('engine traits the flags check', () => {
     expect(enginesWith('layerOffload')).toEqual(['llama.cpp']);
     // vLLM and SGLang load GGUF files too (their runs.ts); vramplan writes GGUF plans for llama.cpp only.
     expect(enginesWith('ggufWeights')).toEqual(['vllm', 'sglang', 'llama.cpp']);
+    // transformers' generate serves a GGUF file dequantized as it loads (hf-generate/runs.ts ggufDequantized).
+    expect(enginesWith('ggufDequantized')).toEqual(['hf-generate']);
     expect(enginesWith('liger')).toEqual(['hf-trainer', 'hf-fsdp', 'hf-deepspeed']);
     expect(frameworksWith('liger')).toEqual(['hf', 'deepspeed']);
     expect(enginesWith('tiledMlp')).toEqual(['unsloth']);
@@ -25,9 +27,9 @@ describe('engine traits the flags check', () => {
     expect(() => optionsFromFlags({ ...serve, 'gpu-layers': 10 })).toThrow(
       /only with --framework llama\.cpp \(its -ngl\)/,
     );
-    expect(() =>
-      optionsFromFlags({ method: 'inference', framework: 'hf', weights: 'q4_k_m' }),
-    ).toThrow(/a GGUF type only with --framework vllm or sglang or llama\.cpp /);
+    expect(() => optionsFromFlags({ method: 'lora', framework: 'hf', weights: 'q4_k_m' })).toThrow(
+      /a GGUF type only with --framework vllm or sglang or llama\.cpp /,
+    );
     expect(() => optionsFromFlags({ method: 'lora', framework: 'torchtune', liger: true })).toThrow(
       /Liger kernels run on the hf engines hf-trainer, hf-fsdp, hf-deepspeed: --framework hf or deepspeed\)/,
     );

@@ -118,10 +118,10 @@ describe('low-bit GGUF spellings', () => {
     }
   });
 
-  it('--weights iq2_xxs is a GGUF type: refused outside the GGUF engines, estimated under llama.cpp', () => {
-    expect(() =>
-      optionsFromFlags({ method: 'inference', weights: 'iq2_xxs', framework: 'hf' }),
-    ).toThrow(/GGUF type only with --framework/);
+  it('--weights iq2_xxs is a GGUF type: refused by the training engines, estimated under llama.cpp', () => {
+    expect(() => optionsFromFlags({ method: 'lora', weights: 'iq2_xxs', framework: 'hf' })).toThrow(
+      /GGUF type only with --framework/,
+    );
     const e = est('llama-3.1-8b', { weights: 'iq2_xxs' });
     expect(e.perGpu.breakdown.weights / 2 ** 30).toBeLessThan(2.3);
   });

@@ -256,4 +256,26 @@ describe('a refusal cites the source of the check that refused it', () => {
       /hf-fsdp no adam-mini optimizer .*transformers\/training_args\.py/,
     );
   });
+
+  it("--optimizer-in-backward on the Trainer engines names the Trainer's own in-backward optimizers", () => {
+    for (const [framework, zero] of [
+      ['hf-trainer', 0],
+      ['hf-fsdp', 3],
+      ['hf-deepspeed', 3],
+    ] as const) {
+      const all = { framework, method: 'full', zero, gpus: 1, 'optimizer-in-backward': true };
+      const r = engineRefusal(llama, withEngineDefaults(optionsFromFlags(all), all), all);
+      expect(r, framework).toMatch(
+        /no optimizer-in-backward here \(https:\/\/pypi\.org\/project\/transformers\/5\.14\.1\/ \(wheel\) transformers\/trainer_optimizer\.py: .*LOMO\/AdaLomo.*GaLore\/APOLLO.*which vramplan does not model\)/,
+      );
+    }
+  });
+
+  it("Unsloth's Adam-mini refusal cites the TrainingArguments.optim names of the transformers it pins", () => {
+    const all = { framework: 'unsloth', method: 'lora', optimizer: 'adam-mini' };
+    const r = engineRefusal(llama, withEngineDefaults(optionsFromFlags(all), all), all);
+    expect(r).toMatch(
+      /unsloth no adam-mini optimizer \(https:\/\/pypi\.org\/project\/transformers\/5\.5\.0\/ \(wheel\) transformers\/training_args\.py:111-157/,
+    );
+  });
 });

@@ -138,9 +138,10 @@ describe('kernels and flags', () => {
     expect(kernelRefusal('vllm', 'bf16', 'gfx942')).toBeNull();
   });
   it('one-line flag errors', () => {
-    expect(() =>
-      optionsFromFlags({ method: 'inference', weights: 'q4_k_m', framework: 'hf' }),
-    ).toThrow(/--weights.*llama\.cpp/);
+    // A GGUF file trains on no engine (served by transformers dequantized: test/engines/hf-generate-gguf.test.ts).
+    expect(() => optionsFromFlags({ method: 'lora', weights: 'q4_k_m', framework: 'hf' })).toThrow(
+      /--weights.*llama\.cpp/,
+    );
     expect(() => optionsFromFlags({ method: 'lora', 'kv-cache-dtype': 'fp8' })).toThrow(
       /kv-cache-dtype/,
     );

@@ -4,7 +4,7 @@
  * the positions the model was trained for, the estimate runs with a warning.
  */
 import type { Engine } from '../../schema/engine.js';
-import type { EstimateOptions } from '../../schema/estimate.js';
+import { isGguf, type EstimateOptions } from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
 import { assertStructure, maxContext } from '../model/structure.js';
 import { FlagError } from '../../schema/flags.js';
@@ -58,7 +58,24 @@ function citedStructure(arch: Arch, o: EstimateOptions, engine: Engine): void {
   }
 }
 
-/** The layout `engine` places `o` as on this model (EngineRuns.estimatedAs): rewrites `o`, returns the note. */
+/**
+ * The layout `engine` places `o` as on this model (EngineRuns.estimatedAs), or the float model it dequantizes a
+ * GGUF file into (EngineRuns.ggufDequantized): rewrites `o`, returns the note.
+ */
 export function estimatedAs(arch: Arch, o: EstimateOptions, engine: Engine): string | null {
-  return ENGINE_RUNS[engine].estimatedAs?.(arch, o) ?? null;
+  const runs = ENGINE_RUNS[engine];
+  const gguf = runs.ggufDequantized;
+  if (gguf && isGguf(o.weights)) {
+    const file = o.weights;
+    if (!gguf.modelTypes.includes(arch.modelType))
+      throw new FlagError(
+        'weights',
+        file,
+        `a format ${engine} loads for model_type '${arch.modelType}': ${gguf.refuses}`,
+      );
+    o.weights = gguf.dtype;
+    o.compute = gguf.dtype;
+    return `--weights ${file}: ${gguf.why}; estimated as --weights ${gguf.dtype} --compute ${gguf.dtype} (vramplan writes no launch files for it)`;
+  }
+  return runs.estimatedAs?.(arch, o) ?? null;
 }

@@ -23,7 +23,8 @@ export type RunsSet =
   | 'checkpointing'
   | 'attention'
   | 'optimizers'
-  | 'float8';
+  | 'float8'
+  | 'optimizerInBackward';
 
 /** The profile sets an engine's own runs may widen. */
 export type Widened = Partial<
@@ -101,6 +102,19 @@ export interface EngineRuns {
    */
   estimatedAs?: (arch: Arch, o: EstimateOptions) => string | null;
   /**
+   * The engine reads a GGUF file (`--weights q4_k_m`, ...) by dequantizing every tensor as it loads: the GPU
+   * holds the float model in `dtype`, computing in it. Why, with its source; the estimate runs as that dtype with
+   * this note (context.ts estimatedAs). Absent: a GGUF `--weights` is refused unless the engine loads GGUF
+   * kernels. Estimate only: the planner searches no GGUF types on it and `launch` writes none.
+   */
+  ggufDequantized?: {
+    dtype: 'fp32' | 'bf16' | 'fp16';
+    why: string;
+    /** The model_types whose GGUF architecture the loader reads; another is refused with `refuses`. */
+    modelTypes: readonly string[];
+    refuses: string;
+  };
+  /**
    * The engine splits weight matrices by rows at any degree (llama.cpp --split-mode row): the attention heads do
    * not bound `--tp` on it. Why, with its source.
    */
@@ -147,6 +161,7 @@ export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): Ru
   // A host step for an optimizer the engine runs on the GPU only is its offload layout's.
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer)) return 'parallel';
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
+  if (o.optimizerInBackward && !p.optimizerInBackward) return 'optimizerInBackward';
   return 'other';
 }
 

@@ -45,6 +45,7 @@ export function registerEngine(def: EngineDef): void {
     q4Kv: def.memory.cacheLayout?.q4KvElementBytes !== undefined,
     ggufWeights:
       def.memory.quantFormat === 'gguf' || (def.runs.widen.baseWeights ?? []).some(isGguf),
+    ggufDequantized: def.runs.ggufDequantized !== undefined,
     liger: def.profile.liger === true,
     tiledMlp: def.profile.tiledMlp === true,
     float8Lora: def.runs.float8Lora !== undefined,

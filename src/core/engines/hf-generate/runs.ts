@@ -12,6 +12,15 @@ import { HF_GENERATE_PROFILE } from './profile.js';
 const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
 
+/** The transformers release the launch folders pin, read in its PyPI wheel for line numbers. */
+const TF_WHEEL = 'https://pypi.org/project/transformers/5.14.1/ (wheel) transformers';
+
+/** The model_types transformers 5.14.1 reads a GGUF file of (GGUF_SUPPORTED_ARCHITECTURES, see below). */
+const GGUF_MODEL_TYPES =
+  'llama mistral qwen2 qwen2_moe qwen3 qwen3_moe gpt_oss lfm2 falcon phi3 bloom t5 stablelm gpt2 starcoder2 mamba nemotron gemma2 gemma3 gemma3_text gemma4 umt5 minimax_m2'.split(
+    ' ',
+  );
+
 /** How transformers spreads one model over `--tp` or `--pp` GPUs, with its source. */
 function hfGenerateParallel(o: EstimateOptions): string | null {
   if (o.tp > 1)
@@ -39,6 +48,18 @@ export const HF_GENERATE_RUNS: EngineRuns = {
     baseWeights: [...HF_GENERATE_PROFILE.baseWeights, 'mxfp4', 'nvfp4'],
   },
   refusal: hfGenerateRefusal,
+  // from_pretrained(repo, gguf_file=...): dtype "auto" finds no dtype in a config read from GGUF metadata and takes
+  // float32 for a .gguf checkpoint (modeling_utils.py:862-863); load_gguf_checkpoint then dequantizes every tensor
+  // on the host (gguf.dequantize to a numpy array) and casts it to that dtype (modeling_gguf_pytorch_utils.py:790-811,
+  // called at modeling_utils.py:4374-4384), so the GPU holds the float model and generate runs plain float kernels.
+  ggufDequantized: {
+    dtype: 'fp32',
+    // GGUF_SUPPORTED_ARCHITECTURES: the GGUF_CONFIG_MAPPING keys (integrations/ggml.py), as the HF model_types
+    // they build; qwen2moe, qwen3moe, gpt-oss and minimax-m2 are renamed to these (modeling_gguf_pytorch_utils.py:629-636).
+    modelTypes: GGUF_MODEL_TYPES,
+    refuses: `transformers reads GGUF files of the architectures in GGUF_SUPPORTED_ARCHITECTURES only and raises ValueError("GGUF model with architecture {architecture} is not supported yet.") for the rest (${TF_WHEEL}/modeling_gguf_pytorch_utils.py:649-650, integrations/ggml.py GGUF_CONFIG_MAPPING): serve the safetensors checkpoint (--weights bf16) or the GGUF file with llama.cpp`,
+    why: `transformers loads a GGUF file (from_pretrained gguf_file=...) by dequantizing every tensor on the host and building the model in float32, the dtype "auto" takes for a .gguf checkpoint (${TF_WHEEL}/modeling_utils.py:862-863, 4374-4384; modeling_gguf_pytorch_utils.py:790-811); from_pretrained(dtype=torch.bfloat16) halves the weights: estimate --weights bf16`,
+  },
   sources: {
     methods: `${H}/generation/utils.py`,
     weights: `${H}/quantizers/auto.py`,

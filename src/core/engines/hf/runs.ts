@@ -7,6 +7,8 @@ import type { EngineRuns, RunsSet } from '../runs.js';
 import { TRL_OBJECTIVES } from './profile.js';
 import { AXOLOTL_SHARDED_QUANT_LOAD, BNB_4BIT_LOADS_WHOLE } from './memory.js';
 
+/** The transformers release the hf engines pin, read in its PyPI wheel for line numbers. */
+const TF_WHEEL = 'https://pypi.org/project/transformers/5.14.1/ (wheel) transformers';
 const H =
   'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers';
 
@@ -43,6 +45,12 @@ export const HF_TRAINING_RUNS: EngineRuns = {
     attention: `${H}/modeling_utils.py`,
     // TrainingArguments.optim takes OptimizerNames' values (no Adam-mini among them).
     optimizers: `${H}/training_args.py`,
+    // The Trainer's in-backward steps are optimizers of their own (transformers 5.14.1 wheel, trainer_optimizer.py):
+    // LOMO/AdaLomo update inside lomo_optim's fused backward (_get_lomo_optimizer, L400-415; trainer.py L1932-1933
+    // passes the learning rate), the *_layerwise GaLore/APOLLO ones step a per-parameter optimizer from
+    // register_post_accumulate_grad_hook (L164-181), raising under DDP (L116-117) and with gradient accumulation
+    // (L165-166). vramplan models none of them: the refusal says so rather than that the Trainer has none.
+    optimizerInBackward: `${TF_WHEEL}/trainer_optimizer.py: the Trainer steps in backward only through its LOMO/AdaLomo optimizers (lomo_optim's fused backward, L400-415) and the layerwise GaLore/APOLLO ones (per-parameter steps on register_post_accumulate_grad_hook, L164-181; one GPU, no gradient accumulation, L116-117 and L165-166), which vramplan does not model`,
     other: `${H}/trainer.py`,
   },
 };

@@ -10,6 +10,15 @@ const T =
 const R = 'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan';
 
 /**
+ * The 0.3.0 wheel's optimizer container: OptimizersContainer._resolve_optimizer_factory builds "Adam", "AdamW" and
+ * "DistMuon" and raises NotImplementedError(f"Optimizer {name} not added.") for any other name (lines 141-151). It
+ * steps after backward only: OptimizersInBackwardContainer (optimizer.early_step_in_backward) left torchtitan in
+ * pytorch/torchtitan#3269 (632f67f1, 2026-06-04), before 0.3.0; the wheel has no optimizer-in-backward.
+ */
+const OPTIMIZER =
+  'https://pypi.org/project/torchtitan/0.3.0/ (wheel) torchtitan/components/optimizer/optimizer.py';
+
+/**
  * A ZeRO stage other than 3: torchtitan wraps every model in FSDP2 whatever the degrees (apply_fsdp_to_decoder in
  * models/llama3/parallelize.py; a replicate degree with a shard degree of 1 is its DDP, config/configs.py), so
  * its replicated and reshard-never layouts hold fp32 shards beside bf16 unsharded copies: neither the DDP nor the
@@ -43,6 +52,8 @@ export const TORCHTITAN_RUNS: EngineRuns = {
     methods: `${R}/components/lora.py`,
     weights: `${R}/config/configs.py`,
     objectives: `${R}/experiments/rl/losses/grpo.py`,
+    optimizers: `${OPTIMIZER}:141-151 (_resolve_optimizer_factory builds Adam, AdamW and DistMuon, and raises NotImplementedError for any other name)`,
+    optimizerInBackward: `${OPTIMIZER}: OptimizersContainer steps after backward; OptimizersInBackwardContainer (early_step_in_backward) was removed in pytorch/torchtitan#3269, before 0.3.0`,
     other: `${T}/train.py`,
   },
   // LoRAConverter after Float8LinearConverter/MXFP8LinearConverter: _get_lora_cls(cfg._owner) subclasses the FP8

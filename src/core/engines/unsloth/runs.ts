@@ -39,6 +39,10 @@ export const UNSLOTH_RUNS: EngineRuns = {
     float8: `${UNSLOTH_WHEEL}/models/float8_training.py`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
+    // Unsloth trains through TRL's SFTConfig, whose optim is TrainingArguments.optim: OptimizerNames' values in the
+    // transformers its launch folder pins (UNSLOTH_PINS.transformers 5.5.0), with no Adam-mini among them.
+    optimizers:
+      'https://pypi.org/project/transformers/5.5.0/ (wheel) transformers/training_args.py:111-157 (OptimizerNames: no Adam-mini)',
     other: `${U}/models/llama.py`,
   },
   attention: {
