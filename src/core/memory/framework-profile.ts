@@ -68,9 +68,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
    */
   kbitTrainableBf16?: boolean;
   /**
-   * Objectives whose trainer runs PEFT's prepare_model_for_kbit_training on a k-bit model and then casts only the
-   * embeddings and head back to bf16: fp32 norms (so an fp32 residual stream), experts and adapters, as
-   * EstimateContext.kbitFp32Stream.
+   * Objectives whose trainer runs PEFT's prepare_model_for_kbit_training on a k-bit model, then casts only the
+   * embeddings and head back to bf16: fp32 norms (an fp32 residual stream), experts and adapters (kbitFp32Stream).
    */
   kbitPreparingObjectives?: readonly Objective[];
   /**
@@ -270,6 +269,7 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile 
       persistence: { elements: number; autoPerHidden: number };
     };
   };
+  recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-work.ts)
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**

@@ -16,7 +16,9 @@ import type { WorkLayout } from './train-work-types.js';
  *   crosses PCIe as fp32. Quantized linears travel packed; embeddings, output layer and norms at their own dtype
  *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
  *   Under full recompute DeepSpeed's backward finds the recompute's parameters still fetched (its gathers, which
- *   carry the copies: ZERO3_GATHER_PASSES in train-step.ts), so an engine with ZeRO hooks copies in two passes.
+ *   carry the copies: ZERO3_GATHER_PASSES in train-step.ts), so an engine with ZeRO hooks copies in two passes;
+ *   so does one whose checkpoint wrapper sits inside each unit (the profile's recomputeInUnit: the recompute runs on
+ *   the parameters the pre-backward unshard copied).
  *   `passes` counts the SFT step's; an objective's further no-grad forward (a reference, old log-probs) fetches once
  *   more in its own phase (time/objective.ts, train-step.ts forwardFetchSeconds).
  * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
@@ -46,7 +48,7 @@ export function offloadWork(
   const shardOpt = o.zero >= 1 ? w.dp : 1;
   const fw = FRAMEWORKS[o.framework];
   return {
-    passes: params ? 2 + (fw.zeroHooks ? 0 : w.recompute) : 0,
+    passes: params ? 2 + (fw.zeroHooks || fw.recomputeInUnit === true ? 0 : w.recompute) : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
     gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,

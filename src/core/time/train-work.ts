@@ -412,17 +412,16 @@ function commWork(
   // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
   // gradient dtype, the compute dtype, or a fixed reduce dtype.
   const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
-  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more
-  // for the recompute of full activation checkpointing (the checkpointed layer's forward re-enters the
-  // FSDP unit after reshard_after_forward freed its parameters: so in FSDP1 and ZeRO-3; FSDP2's pre-forward returns
-  // at once in PRE_BACKWARD, torch/distributed/fsdp/_fully_shard/_fsdp_state.py, so it gathers twice, a difference
-  // of under 1% on the FSDP2 rows, not modelled), every micro-batch (FSDP docs,
+  // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more for the recompute
+  // of full activation checkpointing where the checkpointed call re-enters the unit after reshard_after_forward freed
+  // it (HF's call-site checkpointing, ZeRO-3's hooks); none where the checkpoint wrapper sits inside the unit and the
+  // recompute runs on the backward's gather (the profile's recomputeInUnit), every micro-batch (FSDP docs,
   // https://pytorch.org/docs/stable/fsdp.html, ShardingStrategy.FULL_SHARD); FSDP mixed precision
   // gathers in the compute dtype (param_dtype=bf16); quantized QLoRA weights travel packed (fsdp_qlora
   // quant_storage, https://github.com/AnswerDotAI/fsdp_qlora).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
-  const gathersPerMicro = 2 + recompute;
+  const gathersPerMicro = 2 + (FRAMEWORKS[o.framework].recomputeInUnit === true ? 0 : recompute);
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
   const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);

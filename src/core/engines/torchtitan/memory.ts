@@ -75,5 +75,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // The same calls on an A100 run PyTorch's per-group fallback (pytorch/pytorch#186620: torchtitan's Qwen3 MoE).
   torchGroupedMm: { loraCalls: 0 },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
+  // AC wraps each block before FSDP wraps it ("per-TransformerBlock compile after AC wrapping and before FSDP"), so
+  // the recompute runs on the backward's gather (pytorch/torchtitan@b5bcd76 torchtitan/models/llama3/parallelize.py).
+  recomputeInUnit: true,
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };
