@@ -71,9 +71,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    */
   kbitTrainableBf16?: boolean;
   /**
-   * Objectives whose trainer runs PEFT's prepare_model_for_kbit_training on a k-bit model and then casts only the
-   * embeddings and head back to bf16: fp32 norms (so an fp32 residual stream), experts and adapters, as
-   * EstimateContext.kbitFp32Stream.
+   * Objectives whose trainer runs PEFT's prepare_model_for_kbit_training on a k-bit model, then casts only the
+   * embeddings and head back to bf16: fp32 norms (an fp32 residual stream), experts and adapters (kbitFp32Stream).
    */
   kbitPreparingObjectives?: readonly Objective[];
   /**
@@ -222,6 +221,7 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   expertParallel: boolean;
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
+  recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**

@@ -18,6 +18,8 @@ import type { WorkLayout } from './train-work-types.js';
  *   (16-bit, or fp32 where the engine upcasts the non-quantized parameters of a k-bit model: kbitUpcastsToFp32).
  *   Under full recompute DeepSpeed's backward finds the recompute's parameters still fetched where its reuse distance
  *   kept them (its gathers carry the copies: zero-collectives.ts backwardRegatherShare): two passes and that share.
+ *   An engine whose checkpoint wrapper sits inside each unit (the profile's recomputeInUnit) copies in two passes:
+ *   its recompute runs on the parameters the pre-backward unshard copied.
  *   `passes` counts the SFT step's; an objective's further no-grad forward (a reference, old log-probs) fetches once
  *   more in its own phase (time/objective.ts, train-step.ts forwardFetchSeconds).
  * - Gradients of the trainable parameters go back each backward into a pinned host buffer of the shard's dtype
@@ -48,7 +50,11 @@ export function offloadWork(
   const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
   // Under full recompute ZeRO-3's backward fetches again only what its reuse distance released (train-comm-work.ts).
   const again =
-    reuse === undefined || w.recompute === 0 ? w.recompute : backwardRegatherShare(m, o, reuse);
+    FRAMEWORKS[o.framework].recomputeInUnit === true
+      ? 0
+      : reuse === undefined || w.recompute === 0
+        ? w.recompute
+        : backwardRegatherShare(m, o, reuse);
   return {
     passes: params ? 2 + again : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,

@@ -24,17 +24,23 @@ export function commWork(
   // gradient dtype, the compute dtype, or a fixed reduce dtype.
   const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more for the recompute
-  // of full activation checkpointing (FSDP1 re-enters the unit reshard_after_forward freed; FSDP2's pre-forward returns
-  // at once in PRE_BACKWARD, torch/distributed/fsdp/_fully_shard/_fsdp_state.py, so it gathers twice, under 1% on the
-  // FSDP2 rows, not modelled), every micro-batch (https://pytorch.org/docs/stable/fsdp.html, FULL_SHARD). ZeRO-3's
-  // hooks keep the recompute's parameters for the backward where the trace reuses them within the engine's
-  // maxReuseDistance (zero-collectives.ts backwardRegatherShare; calibration/measured/zero3-collectives-cpu.json).
+  // of full activation checkpointing where the checkpointed call re-enters the unit reshard_after_forward freed (HF's
+  // call-site checkpointing); none where the checkpoint wrapper sits inside the unit and the recompute runs on the
+  // backward's gather (the profile's recomputeInUnit: torchtune, torchtitan), every micro-batch
+  // (https://pytorch.org/docs/stable/fsdp.html, FULL_SHARD). ZeRO-3's hooks keep the recompute's parameters for the
+  // backward where the trace reuses them within the engine's maxReuseDistance (zero-collectives.ts
+  // backwardRegatherShare; calibration/measured/zero3-collectives-cpu.json).
   // FSDP mixed precision gathers in param_dtype; QLoRA weights travel packed (fsdp_qlora quant_storage).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
   const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
   const gathersPerMicro =
-    2 + (reuse === undefined || recompute === 0 ? recompute : backwardRegatherShare(m, o, reuse));
+    2 +
+    (FRAMEWORKS[o.framework].recomputeInUnit === true
+      ? 0
+      : reuse === undefined || recompute === 0
+        ? recompute
+        : backwardRegatherShare(m, o, reuse));
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
   const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);

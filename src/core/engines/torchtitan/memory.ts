@@ -97,5 +97,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
     compiledRowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED,
   },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
+  // AC wraps each block before FSDP wraps it ("per-TransformerBlock compile after AC wrapping and before FSDP"), so
+  // the recompute runs on the backward's gather (pytorch/torchtitan@b5bcd76 torchtitan/models/llama3/parallelize.py).
+  recomputeInUnit: true,
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

@@ -64,5 +64,9 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   // The adapters run beside each adapted linear, unfused (lora-path.ts).
   loraPath: TORCHTUNE_LORA_PATH,
   expertParallel: false,
+  // The distributed recipes wrap each layer in torch's checkpoint_wrapper (training.set_activation_checkpointing)
+  // before shard_model's fully_shard, so the recompute runs on the backward's gather (pytorch/torchtune v0.6.1
+  // recipes/full_finetune_distributed.py L578 then L590; lora_finetune_distributed.py L468 then L479).
+  recomputeInUnit: true,
   source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
 };
