@@ -186,13 +186,13 @@ export const NCCL_SM_SHARE = 24 / 132;
 export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
 export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
-// its own kernels. transformers 4.57 Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock loop body, every torch call
-// counted: the ModuleList index by the expert tensor (an .item()), the mask select and squeeze, torch.where
-// (nonzero), the hidden-state gather and reshape, gate/up/down GEMMs, activation, gate*up, routing-weight gather
-// and multiply, dtype cast, index_add_: 15 ops (modeling_qwen3_moe.py, modeling_mixtral.py @00d4b3d2142c;
-// torchtune/litgpt loops are alike; transformers 5.x keeps it as experts_implementation="eager", its default being
-// grouped_mm: engines/hf/memory.ts).
-const MOE_LOOP_OPS_PER_EXPERT = 15;
+// its own kernels. Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock at transformers 4.40-4.51 (the HF rows' pins): mask
+// select, torch.where (nonzero, the one sync), hidden-state gather and reshape, gate/up/down GEMMs, activation,
+// gate*up, routing-weight gather and multiply, dtype cast, index_add_: 15 top-level aten calls (10 kernels), counted
+// on transformers' own block (scripts/measure/moe_loop_ops.py, calibration/measured/hf-moe-loop-ops-cpu.json); 4.57
+// adds the ModuleList index by the expert tensor (.item(), a second sync): 17. torchtune/litgpt loops are alike;
+// transformers 5.x keeps a loop as experts_implementation="eager", its default being grouped_mm (engines/hf/memory.ts).
+export const MOE_LOOP_OPS_PER_EXPERT = 15;
 // Qwen2MoeSparseMoeBlock.forward's torch calls besides the experts (a view, the shared expert's gate/up/act/mul/down,
 // the router's reshape, linear, softmax, topk and cast, shared_expert_gate's linear, sigmoid and mul, the add and
 // the reshape: 16) less a dense MLP's 5 (https://github.com/huggingface/transformers/blob/v5.1.0/src/transformers/
