@@ -15,6 +15,7 @@ import { distinctExperts } from './expert-balance.js';
 import type { ModelFacts } from './model-facts.js';
 
 // fused_marlin_moe's two marlin_gemm_moe calls a layer: w13 (gate-up) and w2 (down), vllm==0.7.2 fused_marlin_moe.py
+// (https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/model_executor/layers/fused_moe/fused_marlin_moe.py)
 const EXPERT_GEMMS_PER_LAYER = 2;
 
 // An empty kernel inside a CUDA graph on an H100: 1.3 µs (Hazy Research, "Look Ma, No Bubbles!", 2025-05-27,

@@ -192,6 +192,7 @@ export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 // on transformers' own block (scripts/measure/moe_loop_ops.py, calibration/measured/hf-moe-loop-ops-cpu.json); 4.57
 // adds the ModuleList index by the expert tensor (.item(), a second sync): 17. torchtune/litgpt loops are alike;
 // transformers 5.x keeps a loop as experts_implementation="eager", its default being grouped_mm (engines/hf/memory.ts).
+// https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen3_moe/modeling_qwen3_moe.py
 export const MOE_LOOP_OPS_PER_EXPERT = 15;
 // Qwen2MoeSparseMoeBlock.forward's torch calls besides the experts (a view, the shared expert's gate/up/act/mul/down,
 // the router's reshape, linear, softmax, topk and cast, shared_expert_gate's linear, sigmoid and mul, the add and

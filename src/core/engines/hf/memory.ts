@@ -222,6 +222,7 @@ const DEEPSPEED_HOOKS = {
   // stage3_max_reuse_distance's default, 1e9 elements (deepspeed/runtime/zero/config.py `max_reuse_distance`, v0.14.4
   // and v0.19.x alike; the rows' configs set the same): a recompute's parameters stay gathered for the backward when
   // the trace uses them again within it (time/zero-collectives.ts backwardRegatherShare).
+  // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.4/deepspeed/runtime/zero/config.py
   maxReuseDistance: 1e9,
   // ZeRO-3's hooks run as DeepSpeed v0.14.4's own code on two gloo ranks of a CPU (its accelerator skips streams and
   // events), Qwen2 and Qwen2-MoE decoder layers at toy width, with and without PEFT LoRA, checkpointed: this

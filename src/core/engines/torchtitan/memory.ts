@@ -17,7 +17,8 @@ import {
 const TITAN_LOCAL_DISPATCH_ROW_PASSES = 14;
 // Compiled (compile.components "model"), Inductor fuses combine's cast, score multiply and cast back into one pointwise
 // kernel (read 1, write 1); the gather feeds torch._grouped_mm, an extern kernel, and deterministic_scatter_add is a
-// custom op (torch.library, torchtitan/ops/scatter_add.py), so both move what they move eager: 2 + 2 + 2 = 6.
+// custom op (torch.library, torchtitan/ops/scatter_add.py at torchtitan@b5bcd76c), so both move what they move eager:
+// 2 + 2 + 2 = 6.
 const TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED = 6;
 
 export const TORCHTITAN_MEMORY: FrameworkProfile = {

@@ -188,7 +188,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // (ModelInputForGPUBuilder._use_captured_graph, vllm/worker/model_runner.py: `max_decode_seq_len <=
   // self.runner.max_seq_len_to_capture`), 8192 unless set (EngineArgs.max_seq_len_to_capture, vllm/engine/arg_utils.py
   // of v0.6.3: "When a sequence has context length larger than this, we fall back to eager mode").
-  v0GraphMaxSeqLen: 8192, // EngineArgs.max_seq_len_to_capture default, vllm-project/vllm v0.6.3
+  // https://github.com/vllm-project/vllm/blob/v0.6.3/vllm/engine/arg_utils.py
+  v0GraphMaxSeqLen: 8192,
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
