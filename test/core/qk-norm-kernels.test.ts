@@ -25,6 +25,14 @@ describe('per-head q/k norm kernels', () => {
     expect(modelFacts(resolveModel('llama-3-8b')).qkNormLayers).toBe(0);
   });
 
+  it("GLM-4.5's per-head q/k norms behind use_qk_norm count as such; GLM-4.5-Air's (flag off) do not", () => {
+    // Glm4MoeAttention: q_norm/k_norm = RMSNorm(head_dim) when config.use_qk_norm (vLLM and SGLang glm4_moe.py)
+    const glm = modelFacts(resolveModel('glm-4.5'));
+    expect(glm.qkNormLayers).toBe(glm.attnLayers);
+    expect(glm.qkNormLayers).toBe(92);
+    expect(modelFacts(resolveModel('glm-4.5-air')).qkNormLayers).toBe(0);
+  });
+
   it('SGLang pays one more kernel a layer at one sequence and two above; vLLM none', () => {
     const k = graphKernelSecondsOf(FRAMEWORKS.sglang, undefined);
     expect(gaps('qwen3-8b', 'sglang', 1) - gaps('qwen3-8b', 'vllm', 1)).toBeCloseTo(36 * k, 9);

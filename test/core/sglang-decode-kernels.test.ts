@@ -1,6 +1,7 @@
 // SGLang's decode graph on SM100 runs DeepSeek-V3/R1's MLA extras, the add after its dual-stream shared expert, each
 // block-FP8 linear's activation quantization and the trtllm MoE's input preparation as kernels of their own
 // (engines/sglang/decode-kernels.ts), and fuses each all-reduce with the norm after it (allReduceNormFusion).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import {
@@ -9,6 +10,7 @@ import {
   SGLANG_MINIMAX_M2_KERNELS as M,
   SGLANG_QWEN3_NEXT_KERNELS as N,
   SGLANG_SM100_DEEPSEEK_KERNELS as K,
+  SGLANG_SM100_GLM4_MOE_KERNELS as G,
   SGLANG_SM100_QWEN3_MOE_KERNELS as Q,
 } from '../../src/core/engines/sglang/decode-kernels.js';
 import { blockFp8Gemms } from '../../src/core/time/block-fp8.js';
@@ -126,9 +128,34 @@ describe("SGLang's Qwen3-MoE and GLM-4.5 decode kernels on SM100", () => {
     expect(trtllmMoe16(q, optionsOf(), 10.0, t)).toBe(false);
   });
 
-  it("counts GLM-4.5's shared-expert add per MoE layer on SM100", () => {
-    expect(decodeFeatureKernels(g, optionsOf(), 10.0)).toBe(g.sharedExpertLayers);
+  it("counts GLM-4.5's shared-expert add and its torch router per MoE layer on SM100", () => {
+    // 160 routed experts: biased_grouped_topk_impl at every release (layers/moe/topk.py, sglang 0.5.2 to 0.5.8.post1)
+    expect(g.experts).toBe(160);
+    expect(G.torchBiasedRouter).toEqual({ kernels: 6, fusedPow2From: '0.5.8' });
+    expect(decodeFeatureKernels(g, optionsOf(), 10.0)).toBe(g.sharedExpertLayers + 6 * g.moeLayers);
     expect(g.sharedExpertLayers).toBeGreaterThan(0);
+  });
+
+  it("takes GLM-4.5-Air's 128 experts through the fused gate from sglang 0.5.8 on, the torch router before", () => {
+    const air = modelFacts(resolveModel('glm-4.5-air'));
+    const at = (engineVersion?: string) =>
+      decodeFeatureKernels(air, optionsOf(), 10.0, { ...defaultTimeOptions(8), engineVersion });
+    expect(air.experts).toBe(128);
+    expect(at('0.5.1+main-2025-08-28') - at('0.5.8.post1')).toBe(6 * air.moeLayers);
+    expect(at('0.5.7')).toBe(at('0.5.1'));
+    expect(at(undefined)).toBe(at('0.5.8'));
+    expect(at('0.5.8')).toBe(air.sharedExpertLayers);
+  });
+
+  it('counts the torch router exactly where the expert count is not a power of two (newest release)', () => {
+    const base = decodeFeatureKernels(g, optionsOf(), 10.0) - 6 * g.moeLayers;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1024 }), (experts) => {
+        const pow2 = (experts & (experts - 1)) === 0;
+        const n = decodeFeatureKernels({ ...g, experts }, optionsOf(), 10.0);
+        expect(n - base).toBe(pow2 ? 0 : 6 * g.moeLayers);
+      }),
+    );
   });
 
   it('fuses their all-reduces with the norms on SM100 unless the build did not', () => {

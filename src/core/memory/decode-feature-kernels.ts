@@ -15,7 +15,10 @@
  * `attentionTpAllReduces`: per attention layer under attention TP > 1, the all-reduces of such a norm's per-token
  * statistic (two fp32 a token; time/decode-tp.ts decodeTpSeconds prices each at that message). `indexerLayer`: per
  * layer that runs a sparse-attention indexer of its own (ModelFacts.indexerLayers, DeepSeek Sparse Attention), the
- * indexer's kernels.
+ * indexer's kernels. `torchBiasedRouter`: per MoE layer of a model whose router adds a score correction bias and which
+ * the engine routes through its torch.compile'd grouped top-k (its fused gates not taken), the kernels beyond the
+ * chain's one top-k; from release `fusedPow2From` on (TimeOptions.engineVersion; none given: the newest) a
+ * power-of-two routed-expert count takes a fused gate instead.
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -35,6 +38,7 @@ export interface DecodeFeatureKernels {
   attentionLayer?: number;
   attentionTpAllReduces?: number;
   indexerLayer?: number;
+  torchBiasedRouter?: { kernels: number; fusedPow2From: string };
 }
 
 /** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */

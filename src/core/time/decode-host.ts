@@ -8,6 +8,7 @@ import type { ModelFacts } from './model-facts.js';
 import { kvCacheGroups } from '../memory/kv-layout.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import { perExpertMoeSeconds } from './per-expert-moe.js';
+import { releaseAtLeast } from './v0-host.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -246,9 +247,7 @@ export function decodeFeatureKernels(
 ): number {
   const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0, gfx);
   if (k === undefined) return 0;
-  const router = k.biasedRouter.modelTypes.includes(m.modelType)
-    ? m.moeLayers * k.biasedRouter.kernels
-    : 0;
+  const router = biasedRouterKernels(m, k, t);
   const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0);
   const beside = k.sharedExpertBeside === true;
   const linears = fp8
@@ -274,6 +273,25 @@ export function decodeFeatureKernels(
     nvfp4 +
     (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
   );
+}
+
+/** Whether `n` routed experts are a power of two (SGLang's fused gates take only those: layers/moe/topk.py). */
+const powerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
+
+/**
+ * A decode step's kernels of a biased grouped router beyond the chain's top-k: the engine's fused gate's count for the
+ * model types it names, or, where the engine runs the torch.compile'd fallback (DecodeFeatureKernels.torchBiasedRouter:
+ * an expert count that is not a power of two, or a release before its fused gate took one), that fallback's count.
+ */
+function biasedRouterKernels(m: ModelFacts, k: DecodeFeatureKernels, t?: TimeOptions): number {
+  const torch = k.torchBiasedRouter;
+  if (torch !== undefined) {
+    const fused =
+      powerOfTwo(m.experts) &&
+      (t?.engineVersion === undefined || releaseAtLeast(t.engineVersion, torch.fusedPow2From));
+    return fused ? 0 : m.moeLayers * torch.kernels;
+  }
+  return k.biasedRouter.modelTypes.includes(m.modelType) ? m.moeLayers * k.biasedRouter.kernels : 0;
 }
 
 /**

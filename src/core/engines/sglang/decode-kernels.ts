@@ -69,14 +69,22 @@ export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
  * flashinfer_trtllm switch is for modelopt_fp4 only, server_args.py), and under graph capture the MoE layer takes
  * `forward_normal_dual_stream` (models/glm4_moe.py): the shared expert on the step's stream, the router and routed
  * experts on the alternate one, joined by `torch.add(..., out=)`: 1 kernel beyond the chain. Its router (sigmoid
- * scores plus the correction bias, 160 experts) takes neither FlashInfer's `fused_topk_deepseek` nor `moe_fused_gate`
- * (both need a power-of-two expert count, layers/moe/topk.py `biased_grouped_topk_gpu`) but the torch.compile'd
- * `biased_grouped_topk_impl`, whose Inductor kernels were not counted (0 beyond the chain's top-k).
+ * scores plus the correction bias, n_group 1) runs on that alternate stream before the routed experts, so on the step's
+ * critical path. layers/moe/topk.py `biased_grouped_topk_gpu` takes FlashInfer's `fused_topk_deepseek` only for a
+ * power-of-two expert count (at n_group 1, up to 384), first in the sglang==0.5.8 wheel (absent from 0.5.7's), and
+ * `moe_fused_gate` only at 32 experts a group or fewer (0.5.2 to 0.5.8.post1 alike); GLM-4.5/4.6's 160 experts, and
+ * GLM-4.5-Air's 128 before 0.5.8, take the torch.compile'd `biased_grouped_topk_impl` instead. Its three `torch.topk`
+ * calls (the group top-2, the group top-k, the expert top-k) are eager kernels (Inductor lowers no topk:
+ * pytorch/pytorch torch/_inductor/lowering.py `make_fallback(aten.topk)`), and Inductor needs at least one kernel for
+ * each stretch between them: the sigmoid and bias add, the group sum, the group mask's scatter and masked_fill, and the
+ * gather, renormalization and casts after the last: at least 7 kernels where the chain counts one top-k, 6 beyond it.
  */
 export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
-  ...NO_FEATURE_KERNELS, // biased_grouped_topk_impl's Inductor kernels not counted (no router kernels)
+  ...NO_FEATURE_KERNELS,
   sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join
   sharedExpertBeside: true,
+  // biased_grouped_topk_impl: 3 aten.topk fallbacks + 4 Inductor stretches, less the chain's top-k (sglang==0.5.8.post1)
+  torchBiasedRouter: { kernels: 6, fusedPow2From: '0.5.8' }, // fused_topk_deepseek first in sglang==0.5.8
 };
 
 /**

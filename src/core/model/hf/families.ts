@@ -2,7 +2,7 @@
 import type { AttnDims } from './blocks.js';
 import { ConfigError, Fields } from './fields.js';
 import type { MtpLayout } from './hybrid.js';
-import { attentionBias, mixtralMoe, patternSliding } from './llama.js';
+import { attentionBias, mixtralMoe, patternSliding, qkNormWhen } from './llama.js';
 import type { LlamaFlavor, Moe } from './llama.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -12,10 +12,6 @@ import type { LlamaFlavor, Moe } from './llama.js';
 
 /** q_norm / k_norm over all heads at once (Olmo2Attention, OlmoeAttention, MiniMaxM2Attention = FlexOlmoAttention). */
 export const qkNormFull = (_c: Fields, d: AttnDims) => (d.heads + d.kvHeads) * d.headDim;
-
-/** Per-head q/k RMSNorms (RMSNorm(head_dim) each) when the config's flag is set. */
-const qkNormIf = (key: string, fallback: boolean) => (c: Fields, d: AttnDims) =>
-  c.bool(key, fallback) ? 2 * d.headDim : 0;
 
 // HF GlmConfig / Glm4Config (configuration_glm.py / configuration_glm4.py) default head_dim=128,
 // attention_bias=True; GlmAttention (modeling_glm.py): q/k/v bias attention_bias, o_proj bias=False; Glm4DecoderLayer
@@ -59,7 +55,7 @@ export const glm4MoeFlavor: LlamaFlavor = {
   headDimDefault: GLM_HEAD_DIM,
   qkvBias: attentionBias(false),
   oBias: () => false,
-  extraPerLayer: qkNormIf('use_qk_norm', false),
+  extraPerLayer: qkNormWhen('use_qk_norm', false),
   moe: glm4Moe,
 };
 

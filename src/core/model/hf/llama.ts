@@ -70,6 +70,14 @@ const mlpBiasFlag = (c: Fields) => c.bool('mlp_bias', false);
 /** One `use_bias` key for every linear (Starcoder2, ERNIE 4.5), with the family's default. */
 export const useBias = (fallback: boolean) => (c: Fields) => c.bool('use_bias', fallback);
 export const qkNorm = (_c: Fields, d: AttnDims) => 2 * d.headDim;
+/** The per-head q/k norms (RMSNorm(head_dim) each) of a flavor: always (qkNorm) or behind a config flag (qkNormWhen). */
+const PER_HEAD_QK_NORMS = new WeakSet<object>([qkNorm]);
+/** Per-head q/k RMSNorms when the config's flag is set (GLM-4.5's use_qk_norm: Glm4MoeAttention q_norm/k_norm). */
+export const qkNormWhen = (key: string, fallback: boolean) => {
+  const extra = (c: Fields, d: AttnDims) => (c.bool(key, fallback) ? 2 * d.headDim : 0);
+  PER_HEAD_QK_NORMS.add(extra);
+  return extra;
+};
 export const everyLayerIfSet = () => true;
 // HF Qwen2Config.layer_types: sliding only with use_sliding_window and for layers >= max_window_layers.
 export const qwenSliding = (c: Fields, i: number) =>
@@ -223,7 +231,8 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
     s.normsPerLayer * s.normParams + extra + (moe?.extraParams ?? 0),
   );
   if (mixer) return { ...layer, recurrent: mixer.state };
-  return f.extraPerLayer === qkNorm ? { ...layer, qkNorm: 'head' } : layer;
+  const perHead = f.extraPerLayer !== undefined && PER_HEAD_QK_NORMS.has(f.extraPerLayer);
+  return perHead && extra > 0 ? { ...layer, qkNorm: 'head' } : layer;
 }
 
 /** A token is routed to topK distinct experts, so topK cannot exceed the expert count. */
