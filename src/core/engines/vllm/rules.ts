@@ -2,6 +2,8 @@
 import type { Rule } from '../rules.js';
 import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { VLLM_ARCH_RULE } from './architectures.js';
+import { blockFp8RefusedShard, type BlockFp8Sharding } from '../block-fp8-shard.js';
+import { moeGroupOf } from '../../../schema/estimate.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
 export const VLLM_VERSION = '0.33.0';
@@ -11,6 +13,29 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.name === 'decoder' && g.heads > 0)?.heads ??
   x.arch.groups.find((g) => g.heads > 0)?.heads ??
   0;
+
+const BLOCK_FP8_SHARD_SOURCE =
+  'https://pypi.org/project/vllm/0.33.0/ (wheel) vllm/model_executor/layers/quantization/utils/fp8_utils.py:1296-1373 (validate_fp8_block_shape, validate_fp8_block_shape_moe), vllm/model_executor/layers/fused_moe/oracle/fp8.py:292-320 (refine_fp8_moe_block_shape), vllm/model_executor/layers/linear.py:562-581';
+
+/**
+ * How vLLM 0.33.0 splits a block-scaled FP8 checkpoint's MLPs (engines/block-fp8-shard.ts), read in the wheel:
+ * - Routed experts over the MoE layer's TP ranks (FusedMoEConfig: intermediate_size // moe tp_size, which is the TP
+ *   size times the data-parallel size without --enable-expert-parallel and 1 with it, fused_moe/config.py:1350-1353).
+ *   A share the [block_n, block_k] blocks do not tile gets its scales refined to gcd(block_n, block_k, share,
+ *   hidden) where that is at least 32 and run by the Triton MoE kernels (refine_fp8_moe_block_shape, oracle/fp8.py:
+ *   292-320); below 32 validate_fp8_block_shape_moe raises ("The output_size of gate's and up's weight = ... is not
+ *   divisible by weight quantization block_n").
+ * - A dense MLP over --tensor-parallel-size (DP attention keeps it within each rank's TP group): the down projection
+ *   (RowParallelLinear) raises unless its input share is a multiple of block_k (validate_fp8_block_shape, "Required
+ *   by row parallel"); the merged gate/up projection skips the check wherever a share does not tile
+ *   (ColumnParallelLinear._maybe_allow_fp8_block_shape_mismatch, linear.py:562-581).
+ */
+export const VLLM_BLOCK_FP8_SHARDING: BlockFp8Sharding = {
+  moeWays: (o) => ((o.ep ?? 1) > 1 ? 1 : moeGroupOf(o)),
+  denseWays: (o) => o.tp,
+  denseSides: 'k',
+  moeRefineMin: 32, // refine_fp8_moe_block_shape: "if refine < 32: return None"
+};
 
 export const VLLM_RULES: readonly Rule[] = [
   VLLM_ARCH_RULE,
@@ -51,6 +76,19 @@ export const VLLM_RULES: readonly Rule[] = [
     applies: (x) =>
       ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
       !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
+    id: 'vllm-block-fp8-shard',
+    says: 'vLLM refuses a block-scaled FP8 checkpoint whose MLP, split over tensor-parallel ranks, leaves each rank a width its 128-wide weight blocks do not tile and that no block of 32 or more divides (experts: refine_fp8_moe_block_shape; a dense MLP\'s down projection: "Weight input_size_per_partition = ... is not divisible by weight quantization block_k"): serve it on fewer GPUs per replica, or with expert parallelism so each rank holds whole experts',
+    reason: (x) =>
+      `vLLM refuses ${x.arch.id}'s block-scaled FP8 MLP split over its TP ranks: each rank's ${blockFp8RefusedShard(x, VLLM_BLOCK_FP8_SHARDING) ?? 0} of the intermediate width is not a multiple of its ${x.arch.quant?.block?.join('x') ?? ''} weight blocks, and for experts no block of 32 or more divides it (validate_fp8_block_shape raises); serve it on fewer GPUs per replica, or with --enable-expert-parallel so each rank holds whole experts (rule vllm-block-fp8-shard: vllm ==${VLLM_VERSION}, ${BLOCK_FP8_SHARD_SOURCE})`,
+    library: 'vllm',
+    // The refinement is read in the 0.33.0 wheel only; releases without it refuse every expert share that does not
+    // tile (the Qwen3-235B-A22B-FP8 model card's TP 8 note), which this rule does not model.
+    versions: `==${VLLM_VERSION}`,
+    source: BLOCK_FP8_SHARD_SOURCE,
+    effect: 'forbid',
+    applies: (x) => blockFp8RefusedShard(x, VLLM_BLOCK_FP8_SHARDING) !== null,
   },
   {
     id: 'vllm-tp-divides-heads',
