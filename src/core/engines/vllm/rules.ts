@@ -4,6 +4,7 @@ import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { VLLM_ARCH_RULE } from './architectures.js';
 import { blockFp8RefusedShard, type BlockFp8Sharding } from '../block-fp8-shard.js';
 import { moeGroupOf } from '../../../schema/estimate.js';
+import { INT4_GROUP_SOURCE, int4GroupRefusedShard } from './int4-group.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
 export const VLLM_VERSION = '0.33.0';
@@ -89,6 +90,17 @@ export const VLLM_RULES: readonly Rule[] = [
     source: BLOCK_FP8_SHARD_SOURCE,
     effect: 'forbid',
     applies: (x) => blockFp8RefusedShard(x, VLLM_BLOCK_FP8_SHARDING) !== null,
+  },
+  {
+    id: 'vllm-int4-group-shard',
+    says: 'vLLM refuses a group-quantized int4 checkpoint whose row-parallel linears (attention output, dense MLP down projection), split over --tensor-parallel-size, leave each rank an input width that is not a whole number of scale groups ("The input size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size"): serve it on fewer GPUs per replica',
+    reason: (x) =>
+      `vLLM refuses ${x.arch.id}'s int4 weights split over ${x.options.tp} TP ranks: a row-parallel linear's ${int4GroupRefusedShard(x) ?? 0} input columns a rank are not a whole number of its scale groups (verify_group_size_divides_partition); serve it on fewer GPUs per replica (rule vllm-int4-group-shard: vllm ==${VLLM_VERSION}, ${INT4_GROUP_SOURCE})`,
+    library: 'vllm',
+    versions: `==${VLLM_VERSION}`,
+    source: INT4_GROUP_SOURCE,
+    effect: 'forbid',
+    applies: (x) => int4GroupRefusedShard(x) !== null,
   },
   {
     id: 'vllm-tp-divides-heads',

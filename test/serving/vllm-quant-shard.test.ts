@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { forbiddenBy } from '../../src/core/engines/rules.js';
 import { blockFp8RefusedShard } from '../../src/core/engines/block-fp8-shard.js';
+import { int4GroupRefusedShard } from '../../src/core/engines/vllm/int4-group.js';
 import { VLLM_BLOCK_FP8_SHARDING, VLLM_RULES } from '../../src/core/engines/vllm/rules.js';
 import { plan } from '../../src/core/plan/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -198,6 +199,108 @@ describe('the serving search never offers a layout vLLM refuses', () => {
         }
       }),
       { numRuns: 4 },
+    );
+  });
+});
+
+describe('vLLM int4 scale groups over TP ranks', () => {
+  // 16-bit catalog entries whose int4 checkpoint is the W4A16 one vramplan makes (group 128), read straight from
+  // config.json: a row-parallel linear's input share (o_proj: heads x head_dim / TP; down_proj: intermediate / TP)
+  // must hold whole groups (vllm 0.33.0 verify_group_size_divides_partition, auto_awq.py:819).
+  const MADE = ['llama-2-7b', 'codellama-34b', 'qwen2-0.5b', 'llama-3.1-8b', 'open-llama-3b'];
+
+  const refusesFromConfig = (file: string, tp: number): boolean => {
+    const c = (
+      JSON.parse(readFileSync(`catalogs/models/${file}.json`, 'utf8')) as {
+        config: Record<string, number>;
+      }
+    ).config;
+    const heads = c.num_attention_heads!;
+    const headDim = c.head_dim ?? c.hidden_size! / heads;
+    return [(heads * headDim) / tp, c.intermediate_size! / tp].some((share) => share % 128 !== 0);
+  };
+
+  it('refuses exactly the layouts whose shares straddle a group', () => {
+    let refused = 0;
+    for (const file of MADE) {
+      const arch = resolveModel(file);
+      const heads = arch.groups.find((g) => g.name === 'decoder')!.heads;
+      for (const tp of [2, 4, 8]) {
+        if (heads % tp !== 0) continue;
+        const all = {
+          method: 'inference',
+          weights: 'int4',
+          framework: 'vllm',
+          gpus: tp,
+          tp,
+          seq: 4096,
+          batch: 8,
+        };
+        const got =
+          int4GroupRefusedShard({
+            arch,
+            options: withEngineDefaults(optionsFromFlags(all), all),
+            dp: 1,
+            accum: 1,
+          }) !== null;
+        expect({ file, tp, refused: got }).toEqual({
+          file,
+          tp,
+          refused: refusesFromConfig(file, tp),
+        });
+        if (got) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThanOrEqual(4);
+  });
+
+  it("refuses Llama-2-7B's 11,008-wide MLP at TP 4 (2,752 a rank) with the source, not at TP 2 (5,504)", () => {
+    const r = refusal('llama-2-7b', { gpus: 4, tp: 4, weights: 'int4' });
+    expect(r).toMatch(/2752 input columns a rank/);
+    expect(r).toMatch(
+      /rule vllm-int4-group-shard: vllm ==0\.33\.0, https:\/\/pypi\.org\/project\/vllm\/0\.33\.0\/ \(wheel\) vllm\/model_executor\/layers\/quantization\/auto_awq\.py/,
+    );
+    expect(refusal('llama-2-7b', { gpus: 2, tp: 2, weights: 'int4' })).toBeNull();
+  });
+
+  it("leaves a published int4 repository of a 16-bit entry alone: its config's widths are not read", () => {
+    // Qwen/Qwen2.5-72B-Instruct-AWQ (catalogs/checkpoints.json); the base entry's 29,568 would leave 3,696 at TP 8.
+    expect(refusal('qwen2.5-72b', { gpus: 8, tp: 8, weights: 'int4' })).toBeNull();
+  });
+});
+
+describe('the serving search never offers an int4 layout vLLM refuses', () => {
+  it('every vLLM int4 plan for a model whose MLP straddles groups at TP 4 passes the rules', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('llama-2-7b', 'codellama-7b', 'olmo-2-1124-7b'),
+        fc.constantFrom(4),
+        (model, gpus) => {
+          const input = inputOf('serve-70b-awq-2x48gb.yaml', (s) => {
+            s.model = model;
+            s.search = { engines: ['vllm'], weights: ['int4'] } as typeof s.search;
+            s.hardware = {
+              ...s.hardware,
+              owned: [{ gpu: 'rtx-a6000', count: gpus }],
+              counts: { min: gpus, max: gpus },
+            } as typeof s.hardware;
+            s.job = { ...s.job, concurrency: 64 } as typeof s.job;
+            delete (s as { expect?: unknown }).expect;
+          });
+          const result = plan(input);
+          const plans = result.plans;
+          expect(plans.length).toBeGreaterThan(0);
+          // The TP 4 layouts were there to leave out: pruned as no engine runs them.
+          expect(result.pruned.some((r) => r.code === 'no-engine')).toBe(true);
+          for (const p of plans) {
+            const x = { arch: input.arch, options: p.options, dp: p.choices.dp, accum: 1 };
+            expect(forbiddenBy(VLLM_RULES, x)).toBeNull();
+            expect(int4GroupRefusedShard(x)).toBeNull();
+            expect(p.options.tp).toBeLessThanOrEqual(2);
+          }
+        },
+      ),
+      { numRuns: 3 },
     );
   });
 });
