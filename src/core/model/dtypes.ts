@@ -16,7 +16,7 @@ const NF4_BLOCK = 64;
 // Double quantization: absmax quantized to 8 bit in blocks of 256 with one fp32 constant (QLoRA §3).
 const DQ_BLOCK = 256;
 // GPTQ/AWQ group-wise int4: one fp16 scale and a packed 4-bit zero point per group of 128 (AutoGPTQ default).
-const INT4_GROUP = 128;
+export const INT4_GROUP = 128;
 
 /** Bytes per weight element for the packed values only. */
 export function valueBytes(w: WeightDtype): number {

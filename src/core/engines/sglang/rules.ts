@@ -4,6 +4,7 @@ import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { SGLANG_ARCH_RULE } from './architectures.js';
 import { nativeWeights } from '../../model/native-weights.js';
 import { moeGroupOf } from '../../../schema/estimate.js';
+import { blockFp8RefusedShard, type BlockFp8Sharding } from '../block-fp8-shard.js';
 
 export { SGLANG_VERSION } from './version.js';
 
@@ -21,27 +22,23 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
 const ROUTER_WEIGHT_ON_INPUT = ['llama4', 'llama4_text'];
 
 /**
- * The MLP intermediate width one rank holds where a block-scaled FP8 checkpoint's 128-wide weight blocks do not tile
- * it. SGLang splits each routed expert over the MoE tensor-parallel ranks (FusedMoE intermediate_size // moe_tp_size,
- * moe_tp_size = --tp-size / --ep-size: every rank of the MoE layer with DP attention) and Fp8MoEMethod.create_weights
- * raises unless that share is a multiple of block_n and block_k; a dense MLP's gate/up (column-parallel) and down
- * (row-parallel) linears split over --tp-size meet the same check in validate_fp8_block_shape (fp8_utils.py:2852-2890;
- * DeepSeek-R1's 18,432 over 32 ranks in sgl-project/sglang#3345). Dense MLPs under DP attention are not checked.
- * Null where every share tiles.
+ * How SGLang splits a block-scaled FP8 checkpoint's MLPs (engines/block-fp8-shard.ts). Each routed expert over the MoE
+ * tensor-parallel ranks (FusedMoE intermediate_size // moe_tp_size, moe_tp_size = --tp-size / --ep-size: every rank
+ * of the MoE layer with DP attention): Fp8MoEMethod.create_weights raises unless that share is a multiple of block_n
+ * and block_k; a dense MLP's gate/up (column-parallel) and down (row-parallel) linears split over --tp-size meet the
+ * same check in validate_fp8_block_shape (fp8_utils.py:2852-2890; DeepSeek-R1's 18,432 over 32 ranks in
+ * sgl-project/sglang#3345). Dense MLPs under DP attention are not checked. No finer block is tried.
  */
-export function blockFp8ExpertShard(x: Parameters<Rule['applies']>[0]): number | null {
-  const block = x.arch.quant?.method === 'fp8' ? x.arch.quant.block : undefined;
-  if (!block || x.options.weights !== 'fp8') return null;
-  const moeTp = moeGroupOf(x.options) / (x.options.ep ?? 1);
-  const denseTp = x.options.dpAttention === true ? 1 : x.options.tp;
-  for (const g of x.arch.groups) {
-    if (g.name !== 'decoder') continue;
-    const ways = g.experts > 1 ? moeTp : denseTp;
-    const share = g.ffn / ways;
-    if (ways > 1 && (share % block[0] !== 0 || share % block[1] !== 0)) return share;
-  }
-  return null;
-}
+export const SGLANG_BLOCK_FP8_SHARDING: BlockFp8Sharding = {
+  moeWays: (o) => moeGroupOf(o) / (o.ep ?? 1),
+  denseWays: (o) => (o.dpAttention === true ? 1 : o.tp),
+  denseSides: 'nk',
+  moeRefineMin: null,
+};
+
+/** The MLP intermediate width one rank holds where SGLang refuses its block-FP8 share; null where every share tiles. */
+export const blockFp8ExpertShard = (x: Parameters<Rule['applies']>[0]): number | null =>
+  blockFp8RefusedShard(x, SGLANG_BLOCK_FP8_SHARDING);
 
 export const SGLANG_RULES: readonly Rule[] = [
   SGLANG_ARCH_RULE,

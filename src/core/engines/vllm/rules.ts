@@ -2,6 +2,9 @@
 import type { Rule } from '../rules.js';
 import { int4CheckpointRule, mtpCheckpointRule } from '../serve-common.js';
 import { VLLM_ARCH_RULE } from './architectures.js';
+import { blockFp8RefusedShard, type BlockFp8Sharding } from '../block-fp8-shard.js';
+import { moeGroupOf } from '../../../schema/estimate.js';
+import { INT4_GROUP_SOURCE, int4GroupRefusedShard } from './int4-group.js';
 
 /** The vLLM release serve.sh is written for (its own environment: vllm pins the torch it was built with). */
 export const VLLM_VERSION = '0.33.0';
@@ -11,6 +14,29 @@ const heads = (x: Parameters<Rule['applies']>[0]): number =>
   x.arch.groups.find((g) => g.name === 'decoder' && g.heads > 0)?.heads ??
   x.arch.groups.find((g) => g.heads > 0)?.heads ??
   0;
+
+const BLOCK_FP8_SHARD_SOURCE =
+  'https://pypi.org/project/vllm/0.33.0/ (wheel) vllm/model_executor/layers/quantization/utils/fp8_utils.py:1296-1373 (validate_fp8_block_shape, validate_fp8_block_shape_moe), vllm/model_executor/layers/fused_moe/oracle/fp8.py:292-320 (refine_fp8_moe_block_shape), vllm/model_executor/layers/linear.py:562-581';
+
+/**
+ * How vLLM 0.33.0 splits a block-scaled FP8 checkpoint's MLPs (engines/block-fp8-shard.ts), read in the wheel:
+ * - Routed experts over the MoE layer's TP ranks (FusedMoEConfig: intermediate_size // moe tp_size, which is the TP
+ *   size times the data-parallel size without --enable-expert-parallel and 1 with it, fused_moe/config.py:1350-1353).
+ *   A share the [block_n, block_k] blocks do not tile gets its scales refined to gcd(block_n, block_k, share,
+ *   hidden) where that is at least 32 and run by the Triton MoE kernels (refine_fp8_moe_block_shape, oracle/fp8.py:
+ *   292-320); below 32 validate_fp8_block_shape_moe raises ("The output_size of gate's and up's weight = ... is not
+ *   divisible by weight quantization block_n").
+ * - A dense MLP over --tensor-parallel-size (DP attention keeps it within each rank's TP group): the down projection
+ *   (RowParallelLinear) raises unless its input share is a multiple of block_k (validate_fp8_block_shape, "Required
+ *   by row parallel"); the merged gate/up projection skips the check wherever a share does not tile
+ *   (ColumnParallelLinear._maybe_allow_fp8_block_shape_mismatch, linear.py:562-581).
+ */
+export const VLLM_BLOCK_FP8_SHARDING: BlockFp8Sharding = {
+  moeWays: (o) => ((o.ep ?? 1) > 1 ? 1 : moeGroupOf(o)),
+  denseWays: (o) => o.tp,
+  denseSides: 'k',
+  moeRefineMin: 32, // refine_fp8_moe_block_shape: "if refine < 32: return None"
+};
 
 export const VLLM_RULES: readonly Rule[] = [
   VLLM_ARCH_RULE,
@@ -51,6 +77,30 @@ export const VLLM_RULES: readonly Rule[] = [
     applies: (x) =>
       ((x.options.ep ?? 1) > 1 || x.options.dpAttention === true) &&
       !x.arch.groups.some((g) => g.experts > 1),
+  },
+  {
+    id: 'vllm-block-fp8-shard',
+    says: 'vLLM refuses a block-scaled FP8 checkpoint whose MLP, split over tensor-parallel ranks, leaves each rank a width its 128-wide weight blocks do not tile and that no block of 32 or more divides (experts: refine_fp8_moe_block_shape; a dense MLP\'s down projection: "Weight input_size_per_partition = ... is not divisible by weight quantization block_k"): serve it on fewer GPUs per replica, or with expert parallelism so each rank holds whole experts',
+    reason: (x) =>
+      `vLLM refuses ${x.arch.id}'s block-scaled FP8 MLP split over its TP ranks: each rank's ${blockFp8RefusedShard(x, VLLM_BLOCK_FP8_SHARDING) ?? 0} of the intermediate width is not a multiple of its ${x.arch.quant?.block?.join('x') ?? ''} weight blocks, and for experts no block of 32 or more divides it (validate_fp8_block_shape raises); serve it on fewer GPUs per replica, or with --enable-expert-parallel so each rank holds whole experts (rule vllm-block-fp8-shard: vllm ==${VLLM_VERSION}, ${BLOCK_FP8_SHARD_SOURCE})`,
+    library: 'vllm',
+    // The refinement is read in the 0.33.0 wheel only; releases without it refuse every expert share that does not
+    // tile (the Qwen3-235B-A22B-FP8 model card's TP 8 note), which this rule does not model.
+    versions: `==${VLLM_VERSION}`,
+    source: BLOCK_FP8_SHARD_SOURCE,
+    effect: 'forbid',
+    applies: (x) => blockFp8RefusedShard(x, VLLM_BLOCK_FP8_SHARDING) !== null,
+  },
+  {
+    id: 'vllm-int4-group-shard',
+    says: 'vLLM refuses a group-quantized int4 checkpoint whose row-parallel linears (attention output, dense MLP down projection), split over --tensor-parallel-size, leave each rank an input width that is not a whole number of scale groups ("The input size is not aligned with the quantized weight shape. This can be caused by too large tensor parallel size"): serve it on fewer GPUs per replica',
+    reason: (x) =>
+      `vLLM refuses ${x.arch.id}'s int4 weights split over ${x.options.tp} TP ranks: a row-parallel linear's ${int4GroupRefusedShard(x) ?? 0} input columns a rank are not a whole number of its scale groups (verify_group_size_divides_partition); serve it on fewer GPUs per replica (rule vllm-int4-group-shard: vllm ==${VLLM_VERSION}, ${INT4_GROUP_SOURCE})`,
+    library: 'vllm',
+    versions: `==${VLLM_VERSION}`,
+    source: INT4_GROUP_SOURCE,
+    effect: 'forbid',
+    applies: (x) => int4GroupRefusedShard(x) !== null,
   },
   {
     id: 'vllm-tp-divides-heads',
