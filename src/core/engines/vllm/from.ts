@@ -213,7 +213,8 @@ export function readVllmCommand(
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
   // --data-parallel-size with --enable-expert-parallel: one engine, its MoE layers expert parallel over the
-  // tp x dp ranks (ParallelConfig, vllm/config/parallel.py at 00193b82): DP attention.
+  // tp x dp ranks (ParallelConfig, vllm/config/parallel.py at 00193b82): DP attention. With --tensor-parallel-size
+  // alone: whole experts over the TP ranks, attention TP (FusedMoEParallelConfig.make, fused_moe/config.py, 0.33.0).
   if (a.bool('enable-expert-parallel')) {
     if (dp > 1) flags['dp-attention'] = true;
     flags.ep = tp * dp;
