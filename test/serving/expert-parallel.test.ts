@@ -181,6 +181,53 @@ describe('expert parallelism and DP attention: launch and --from', () => {
   });
 });
 
+describe('vLLM expert parallelism over tensor-parallel ranks, no DP attention: launch and --from', () => {
+  // vllm 0.33.0 FusedMoEParallelConfig.make (model_executor/layers/fused_moe/config.py): --tensor-parallel-size N
+  // --enable-expert-parallel runs the MoE layers with ep_size N, whole experts per rank, attention still TP N.
+  const figures = (flags: Record<string, unknown>) => {
+    const e = estimate(qwen, flags).e;
+    return {
+      allocated: e.perGpu.allocatedBytes,
+      device: e.perGpu.deviceBytes,
+      weights: e.perGpu.breakdown.weights,
+      kvTokens: e.serving!.kvTokens,
+      step: e.time!.stepSeconds,
+      phases: e.time!.phases,
+    };
+  };
+
+  it('serve.sh writes --enable-expert-parallel beside --tensor-parallel-size and reads back to the same plan', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(2, 4, 8), fc.constantFrom(8, 32, 128), (tp, batch) => {
+        const flags = { gpus: tp, tp, ep: tp, batch };
+        const { o, e } = estimate(qwen, flags);
+        const sh = serveShOf(qwen, o, gpu, e);
+        expect(sh).toContain(`--tensor-parallel-size ${tp}`);
+        expect(sh).toContain('--enable-expert-parallel');
+        expect(sh).not.toContain('--data-parallel-size');
+        const back = readBack(sh).flags;
+        expect(back).toMatchObject({ tp, ep: tp, batch });
+        expect(back['dp-attention']).toBeUndefined();
+        expect(figures({ ...back, gpus: tp })).toEqual(figures(flags));
+      }),
+      { numRuns: 9 },
+    );
+  });
+
+  it('a TP plan without expert parallelism writes no flag, and its figures differ from the EP plan', () => {
+    const { o, e } = estimate(qwen, { gpus: 4, tp: 4, batch: 32 });
+    const sh = serveShOf(qwen, o, gpu, e);
+    expect(sh).not.toContain('--enable-expert-parallel');
+    expect(readBack(sh).flags.ep).toBeUndefined();
+    // Whole experts on 128 / 4 ranks time differently from each expert split four ways (time/decode.ts expertWidth):
+    // a serve.sh that dropped the flag would read back to a different plan.
+    const ep = figures({ gpus: 4, tp: 4, ep: 4, batch: 32 });
+    const tp = figures({ gpus: 4, tp: 4, batch: 32 });
+    expect(ep.allocated).toBeGreaterThan(0);
+    expect(ep.step).not.toBe(tp.step);
+  });
+});
+
 describe('expert parallelism and DP attention: the serving search', () => {
   it('DeepSeek-V3 at 512 users on 8xH200 ranks DP attention with EP8 first; at 8 users TP8 with MTP', () => {
     const at = (concurrency: number) =>

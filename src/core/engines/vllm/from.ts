@@ -212,8 +212,8 @@ export function readVllmCommand(
   const dp = a.int('dp') ?? 1;
   if (tp > 1) flags.tp = tp;
   if (pp > 1) flags.pp = pp;
-  // --data-parallel-size with --enable-expert-parallel: one engine, its MoE layers expert parallel over the
-  // tp x dp ranks (ParallelConfig, vllm/config/parallel.py at 00193b82): DP attention.
+  // --enable-expert-parallel: whole experts over the tp x dp ranks, attention TP (FusedMoEParallelConfig.make, 0.33.0
+  // fused_moe/config.py); with --data-parallel-size one engine: DP attention (vllm/config/parallel.py at 00193b82).
   if (a.bool('enable-expert-parallel')) {
     if (dp > 1) flags['dp-attention'] = true;
     flags.ep = tp * dp;

@@ -87,7 +87,11 @@ export function vllmArgs(
     // DP attention: one server whose data-parallel ranks share the MoE layers, expert parallel over them all
     // (EngineArgs.data_parallel_size / enable_expert_parallel at 99d7eb5d; max_num_seqs is each rank's).
     ...(o.dpAttention ? [`--data-parallel-size ${dataParallel(o)}`] : []),
-    ...(o.dpAttention && (o.ep ?? 1) > 1 ? ['--enable-expert-parallel'] : []),
+    // Expert parallelism whenever the plan has it, DP attention or not: with --tensor-parallel-size alone vLLM runs
+    // the MoE layers with ep_size = tp x dp and whole experts per rank, attention still tensor parallel
+    // (FusedMoEParallelConfig.make, vllm/model_executor/layers/fused_moe/config.py in vllm 0.33.0: "TP = 2, DP = 1
+    // and EP = True ... The experts are split between the 2 devices"); without the flag each expert is TP-sharded.
+    ...((o.ep ?? 1) > 1 ? ['--enable-expert-parallel'] : []),
     `--max-model-len ${o.seq}`,
     `--max-num-seqs ${o.batch}`,
     // fp32 weights are served in the compute dtype; vLLM's --dtype is the weights' and activations' dtype.
