@@ -66,21 +66,6 @@ export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
- * GLM-4.5/4.6 (`Glm4MoeForCausalLM`) on SM100 at 16 bits, sglang==0.5.8.post1: the MoE runner stays Triton's (the
- * flashinfer_trtllm switch is for modelopt_fp4 only, server_args.py), and under graph capture the MoE layer takes
- * `forward_normal_dual_stream` (models/glm4_moe.py): the shared expert on the step's stream, the router and routed
- * experts on the alternate one, joined by `torch.add(..., out=)`: 1 kernel beyond the chain. Its router (sigmoid
- * scores plus the correction bias, n_group 1) runs on that alternate stream before the routed experts, so on the step's
- * critical path. layers/moe/topk.py `biased_grouped_topk_gpu` takes FlashInfer's `fused_topk_deepseek` only for a
- * power-of-two expert count (at n_group 1, up to 384), first in the sglang==0.5.8 wheel (absent from 0.5.7's), and
- * `moe_fused_gate` only at 32 experts a group or fewer (0.5.2 to 0.5.8.post1 alike); GLM-4.5/4.6's 160 experts, and
- * GLM-4.5-Air's 128 before 0.5.8, take the torch.compile'd `biased_grouped_topk_impl` instead. Its three `torch.topk`
- * calls (the group top-2, the group top-k, the expert top-k) are eager kernels (Inductor lowers no topk:
- * pytorch/pytorch torch/_inductor/lowering.py `make_fallback(aten.topk)`), and Inductor needs at least one kernel for
- * each stretch between them: the sigmoid and bias add, the group sum, the group mask's scatter and masked_fill, and the
- * gather, renormalization and casts after the last: at least 7 kernels where the chain counts one top-k, 6 beyond it.
- */
-/**
  * SGLang's grouped top-k for a router with a score correction bias (DeepSeek-V3/R1, Kimi K2, GLM-4.5/4.6/-Air),
  * layers/moe/topk.py `biased_grouped_topk_gpu`, read in the sglang 0.5.2, 0.5.4, 0.5.5, 0.5.6, 0.5.7 and 0.5.8.post1
  * wheels (PyPI). Its branches depend on the platform only through `_is_cuda` and `_use_aiter` (SGLANG_USE_AITER on HIP),
@@ -88,7 +73,7 @@ export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
  * experts a group (all six); FlashInfer's `fused_topk_deepseek` for a power-of-two count, top-k at most 8 and, in one
  * group, at most 384 experts (from 0.5.8; with more groups its limits fall inside moe_fused_gate's); and
  * `kimi_k2_moe_fused_gate` for exactly 384 experts in one group (from 0.5.6, absent from 0.5.5's file). Anything else
- * runs the torch.compile'd `biased_grouped_topk_impl` (6 kernels beyond the chain's top-k, counted with GLM-4.5 above),
+ * runs the torch.compile'd `biased_grouped_topk_impl` (6 kernels beyond the chain's top-k, counted with GLM-4.5 below),
  * on CUDA and on HIP without AITER alike; with AITER (the ROCm image sets it) `aiter_biased_grouped_topk` runs instead,
  * so the ROCm tables leave this out. DeepSeek-V3's 256 experts in 8 groups (32 a group) take moe_fused_gate; GLM-4.5/4.6's
  * 160 take the torch path at every release; GLM-4.5-Air's 128 in one group before 0.5.8; Kimi K2's 384 before 0.5.6.
@@ -104,6 +89,21 @@ export const SGLANG_TORCH_BIASED_ROUTER: TorchBiasedRouter = {
   countGates: [{ experts: 384, groups: 1, from: '0.5.6' }], // kimi_k2_moe_fused_gate, first in sglang==0.5.6
 };
 
+/**
+ * GLM-4.5/4.6 (`Glm4MoeForCausalLM`) on SM100 at 16 bits, sglang==0.5.8.post1: the MoE runner stays Triton's (the
+ * flashinfer_trtllm switch is for modelopt_fp4 only, server_args.py), and under graph capture the MoE layer takes
+ * `forward_normal_dual_stream` (models/glm4_moe.py): the shared expert on the step's stream, the router and routed
+ * experts on the alternate one, joined by `torch.add(..., out=)`: 1 kernel beyond the chain. Its router (sigmoid
+ * scores plus the correction bias, n_group 1) runs on that alternate stream before the routed experts, so on the step's
+ * critical path. layers/moe/topk.py `biased_grouped_topk_gpu` takes FlashInfer's `fused_topk_deepseek` only for a
+ * power-of-two expert count (at n_group 1, up to 384), first in the sglang==0.5.8 wheel (absent from 0.5.7's), and
+ * `moe_fused_gate` only at 32 experts a group or fewer (0.5.2 to 0.5.8.post1 alike); GLM-4.5/4.6's 160 experts, and
+ * GLM-4.5-Air's 128 before 0.5.8, take the torch.compile'd `biased_grouped_topk_impl` instead. Its three `torch.topk`
+ * calls (the group top-2, the group top-k, the expert top-k) are eager kernels (Inductor lowers no topk:
+ * pytorch/pytorch torch/_inductor/lowering.py `make_fallback(aten.topk)`), and Inductor needs at least one kernel for
+ * each stretch between them: the sigmoid and bias add, the group sum, the group mask's scatter and masked_fill, and the
+ * gather, renormalization and casts after the last: at least 7 kernels where the chain counts one top-k, 6 beyond it.
+ */
 export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
   ...NO_FEATURE_KERNELS,
   sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join
