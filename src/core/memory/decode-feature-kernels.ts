@@ -17,8 +17,10 @@
  * layer that runs a sparse-attention indexer of its own (ModelFacts.indexerLayers, DeepSeek Sparse Attention), the
  * indexer's kernels. `torchBiasedRouter`: per MoE layer of a model whose router adds a score correction bias and which
  * the engine routes through its torch.compile'd grouped top-k (its fused gates not taken), the kernels beyond the
- * chain's one top-k; from release `fusedPow2From` on (TimeOptions.engineVersion; none given: the newest) a
- * power-of-two routed-expert count takes a fused gate instead.
+ * chain's one top-k, for the model types it names. A fused gate replaces it where the router fits one: a power-of-two
+ * routed-expert count with at most `gateMaxPerGroup` experts a group; from release `fusedPow2From` on
+ * (TimeOptions.engineVersion; none given: the newest) a power-of-two count in one group of at most `pow2MaxExperts`
+ * with top-k at most `pow2MaxTopK`; and from each `countGates` entry's release on, its exact expert and group count.
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -38,7 +40,18 @@ export interface DecodeFeatureKernels {
   attentionLayer?: number;
   attentionTpAllReduces?: number;
   indexerLayer?: number;
-  torchBiasedRouter?: { kernels: number; fusedPow2From: string };
+  torchBiasedRouter?: TorchBiasedRouter;
+}
+
+/** DecodeFeatureKernels.torchBiasedRouter: an engine's torch grouped top-k and the fused gates that replace it. */
+export interface TorchBiasedRouter {
+  kernels: number;
+  modelTypes: readonly string[];
+  gateMaxPerGroup: number;
+  fusedPow2From: string;
+  pow2MaxExperts: number;
+  pow2MaxTopK: number;
+  countGates: readonly { experts: number; groups: number; from: string }[];
 }
 
 /** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */

@@ -55,6 +55,8 @@ export interface LayerGroup {
   gated: boolean;
   experts: number;
   topK: number;
+  /** A grouped router's expert groups (config n_group), where the config routes by group (DeepSeek-V3, GLM-4.5). */
+  routerGroups?: number;
   norm: 'rms' | 'layer';
   /** Norm modules per layer (2 pre-norms; Gemma-2 has 4; parallel-residual GPT-J has 1). */
   normsPerLayer: number;

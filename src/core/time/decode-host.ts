@@ -1,7 +1,7 @@
 /** A decode step's host side: eager dispatch, CUDA-graph gaps and generate()'s per-token work. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { DecodeGraphBuild, FrameworkProfile } from '../memory/framework-profile.js';
-import type { DecodeFeatureKernels } from '../memory/decode-feature-kernels.js';
+import type { DecodeFeatureKernels, TorchBiasedRouter } from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -278,19 +278,35 @@ export function decodeFeatureKernels(
 /** Whether `n` routed experts are a power of two (SGLang's fused gates take only those: layers/moe/topk.py). */
 const powerOfTwo = (n: number): boolean => n > 0 && (n & (n - 1)) === 0;
 
+/** Whether the release runs `from`'s code or later (none given: the newest). */
+const from = (t: TimeOptions | undefined, release: string): boolean =>
+  t?.engineVersion === undefined || releaseAtLeast(t.engineVersion, release);
+
+/**
+ * Whether a fused gate of the engine's takes the model's grouped router (DecodeFeatureKernels.torchBiasedRouter): a
+ * power-of-two count with few enough experts a group, or in one group from the release a wider gate arrived, or an
+ * exact expert and group count a gate of its own serves.
+ */
+function takesFusedGate(m: ModelFacts, r: TorchBiasedRouter, t?: TimeOptions): boolean {
+  const groups = Math.max(1, m.routerGroups);
+  const pow2 = powerOfTwo(m.experts);
+  if (pow2 && m.experts / groups <= r.gateMaxPerGroup) return true;
+  const wide = pow2 && groups === 1 && m.experts <= r.pow2MaxExperts && m.topK <= r.pow2MaxTopK;
+  if (wide && from(t, r.fusedPow2From)) return true;
+  return r.countGates.some(
+    (g) => g.experts === m.experts && g.groups === groups && from(t, g.from),
+  );
+}
+
 /**
  * A decode step's kernels of a biased grouped router beyond the chain's top-k: the engine's fused gate's count for the
- * model types it names, or, where the engine runs the torch.compile'd fallback (DecodeFeatureKernels.torchBiasedRouter:
- * an expert count that is not a power of two, or a release before its fused gate took one), that fallback's count.
+ * model types it names, or, where the engine runs the torch.compile'd fallback for the model's router
+ * (DecodeFeatureKernels.torchBiasedRouter, no fused gate taking it), that fallback's count.
  */
 function biasedRouterKernels(m: ModelFacts, k: DecodeFeatureKernels, t?: TimeOptions): number {
   const torch = k.torchBiasedRouter;
-  if (torch !== undefined) {
-    const fused =
-      powerOfTwo(m.experts) &&
-      (t?.engineVersion === undefined || releaseAtLeast(t.engineVersion, torch.fusedPow2From));
-    return fused ? 0 : m.moeLayers * torch.kernels;
-  }
+  if (torch?.modelTypes.includes(m.modelType) === true)
+    return takesFusedGate(m, torch, t) ? 0 : m.moeLayers * torch.kernels;
   return k.biasedRouter.modelTypes.includes(m.modelType) ? m.moeLayers * k.biasedRouter.kernels : 0;
 }
 

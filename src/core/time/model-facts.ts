@@ -38,6 +38,8 @@ export interface ModelFacts {
   expertWeightsPerLayer: number;
   experts: number;
   topK: number;
+  /** A grouped router's expert groups (LayerGroup.routerGroups; 1 where the config gives none). */
+  routerGroups: number;
   /** Layers with routed experts, the routed linears per expert (gate, up, down) and one expert's width. */
   moeLayers: number;
   expertLinears: number;
@@ -194,6 +196,7 @@ function factsOf(arch: Arch): ModelFacts {
   let expertW = 0;
   let experts = 0;
   let topK = 0;
+  let routerGroups = 1;
   let linearsPerLayer = 0;
   let biasedLinearsPerLayer = 0;
   let otherTotal = 0;
@@ -230,6 +233,7 @@ function factsOf(arch: Arch): ModelFacts {
     if (g.experts > 1) {
       experts = g.experts;
       topK = g.topK;
+      routerGroups = g.routerGroups ?? 1;
       moeLayers += g.count;
       expertLinears = g.linears.filter((l) => l.copies > 1).length;
       expertFfn = g.ffn;
@@ -251,6 +255,7 @@ function factsOf(arch: Arch): ModelFacts {
     expertWeightsPerLayer: moeLayers > 0 ? expertW / moeLayers : 0,
     experts,
     topK,
+    routerGroups,
     moeLayers,
     expertLinears,
     expertFfn,

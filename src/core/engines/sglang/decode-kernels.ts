@@ -32,6 +32,7 @@ import { isSm100 as sm100 } from '../../compute-capability.js';
 import {
   NO_FEATURE_KERNELS,
   type DecodeFeatureKernels,
+  type TorchBiasedRouter,
 } from '../../memory/decode-feature-kernels.js';
 import { sglangAttentionBackend } from './attention-backend.js';
 
@@ -65,6 +66,30 @@ export const SGLANG_SM100_QWEN3_MOE_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
+ * SGLang's grouped top-k for a router with a score correction bias (DeepSeek-V3/R1, Kimi K2, GLM-4.5/4.6/-Air),
+ * layers/moe/topk.py `biased_grouped_topk_gpu`, read in the sglang 0.5.2, 0.5.4, 0.5.5, 0.5.6, 0.5.7 and 0.5.8.post1
+ * wheels (PyPI). Its branches depend on the platform only through `_is_cuda` and `_use_aiter` (SGLANG_USE_AITER on HIP),
+ * no compute-capability check: on any CUDA card, `moe_fused_gate` (sgl_kernel) for a power-of-two count with at most 32
+ * experts a group (all six); FlashInfer's `fused_topk_deepseek` for a power-of-two count, top-k at most 8 and, in one
+ * group, at most 384 experts (from 0.5.8; with more groups its limits fall inside moe_fused_gate's); and
+ * `kimi_k2_moe_fused_gate` for exactly 384 experts in one group (from 0.5.6, absent from 0.5.5's file). Anything else
+ * runs the torch.compile'd `biased_grouped_topk_impl` (6 kernels beyond the chain's top-k, counted with GLM-4.5 below),
+ * on CUDA and on HIP without AITER alike; with AITER (the ROCm image sets it) `aiter_biased_grouped_topk` runs instead,
+ * so the ROCm tables leave this out. DeepSeek-V3's 256 experts in 8 groups (32 a group) take moe_fused_gate; GLM-4.5/4.6's
+ * 160 take the torch path at every release; GLM-4.5-Air's 128 in one group before 0.5.8; Kimi K2's 384 before 0.5.6.
+ */
+export const SGLANG_TORCH_BIASED_ROUTER: TorchBiasedRouter = {
+  // biased_grouped_topk_impl: 3 aten.topk fallbacks + 4 Inductor stretches, less the chain's top-k (sglang==0.5.8.post1)
+  kernels: 6,
+  modelTypes: ['deepseek_v3', 'kimi_k2', 'glm4_moe'], // TopK(use_grouped_topk=True, correction_bias=...) callers
+  gateMaxPerGroup: 32, // moe_fused_gate: MAX_VPT=32 experts a group (topk.py, sglang 0.5.2 to 0.5.8.post1)
+  fusedPow2From: '0.5.8', // fused_topk_deepseek first in sglang==0.5.8
+  pow2MaxExperts: 384, // fused_topk_deepseek at n_group 1: num_experts <= 384 (topk.py, sglang==0.5.8.post1)
+  pow2MaxTopK: 8, // fused_topk_deepseek: topk <= 8 (topk.py, sglang==0.5.8.post1)
+  countGates: [{ experts: 384, groups: 1, from: '0.5.6' }], // kimi_k2_moe_fused_gate, first in sglang==0.5.6
+};
+
+/**
  * GLM-4.5/4.6 (`Glm4MoeForCausalLM`) on SM100 at 16 bits, sglang==0.5.8.post1: the MoE runner stays Triton's (the
  * flashinfer_trtllm switch is for modelopt_fp4 only, server_args.py), and under graph capture the MoE layer takes
  * `forward_normal_dual_stream` (models/glm4_moe.py): the shared expert on the step's stream, the router and routed
@@ -83,8 +108,16 @@ export const SGLANG_SM100_GLM4_MOE_KERNELS: DecodeFeatureKernels = {
   ...NO_FEATURE_KERNELS,
   sharedExpert: 1, // forward_normal_dual_stream: the add after the streams join
   sharedExpertBeside: true,
-  // biased_grouped_topk_impl: 3 aten.topk fallbacks + 4 Inductor stretches, less the chain's top-k (sglang==0.5.8.post1)
-  torchBiasedRouter: { kernels: 6, fusedPow2From: '0.5.8' }, // fused_topk_deepseek first in sglang==0.5.8
+  torchBiasedRouter: SGLANG_TORCH_BIASED_ROUTER,
+};
+
+/**
+ * A grouped router's count on a CUDA card no other table covers (Hopper, Ampere, Ada): the router only
+ * (SGLANG_TORCH_BIASED_ROUTER); the model's other kernels there were not counted.
+ */
+export const SGLANG_CUDA_BIASED_ROUTER_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  torchBiasedRouter: SGLANG_TORCH_BIASED_ROUTER,
 };
 
 /**
@@ -218,7 +251,7 @@ export const SGLANG_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
  * on SM100 and on gfx942 (`gfx`, an AMD card's target), the DeepSeek Sparse Attention models on gfx942, Qwen3-Next on
  * CUDA, MiniMax-M2 on any GPU, Qwen3-MoE,
- * GLM-4.5/4.6, gpt-oss and Llama on SM100.
+ * GLM-4.5/4.6, gpt-oss and Llama on SM100, and the grouped router of DeepSeek-V3, Kimi K2 and GLM-4.5 on other CUDA cards.
  */
 export function sglangDecodeFeatureKernels(
   modelType: string,
@@ -232,7 +265,10 @@ export function sglangDecodeFeatureKernels(
     return SGLANG_SM100_DEEPSEEK_KERNELS;
   if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
   if (modelType === 'minimax_m2') return SGLANG_MINIMAX_M2_KERNELS;
-  if (!sm100(cc)) return undefined;
+  if (!sm100(cc))
+    return cc > 0 && gfx === undefined && SGLANG_TORCH_BIASED_ROUTER.modelTypes.includes(modelType)
+      ? SGLANG_CUDA_BIASED_ROUTER_KERNELS
+      : undefined;
   if (modelType === 'qwen3_moe') return SGLANG_SM100_QWEN3_MOE_KERNELS;
   if (modelType === 'glm4_moe') return SGLANG_SM100_GLM4_MOE_KERNELS;
   if (modelType === 'gpt_oss') return SGLANG_SM100_GPT_OSS_KERNELS;

@@ -76,6 +76,8 @@ export function deepseek(v3: boolean, extra?: (c: Fields, layer: number) => MlaE
         gated: true,
         experts: moe ? experts : 1,
         topK: moe ? moe.topK : 1,
+        // DeepSeek-V3's noaux_tc router picks topk_group of n_group expert groups (HF DeepseekV3Config, default 8).
+        ...(moe && v3 ? { routerGroups: c.count('n_group', 8) } : {}),
         norm: 'rms',
         normsPerLayer: 2,
         parallelResidual: false,

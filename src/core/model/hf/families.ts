@@ -26,8 +26,9 @@ export const glmFlavor = (normsPerLayer: number): LlamaFlavor => ({
 });
 
 // HF Glm4MoeConfig (configuration_glm4_moe.py @c7ec229a) defaults: n_routed_experts=128, n_shared_experts=1,
-// moe_intermediate_size=1408, num_experts_per_tok=8, first_k_dense_replace=1, use_qk_norm=False, attention_bias=False.
-const GLM4_MOE = { experts: 128, shared: 1, ffn: 1408, topK: 8, denseUntil: 1 };
+// moe_intermediate_size=1408, num_experts_per_tok=8, first_k_dense_replace=1, use_qk_norm=False, attention_bias=False,
+// n_group=1.
+const GLM4_MOE = { experts: 128, shared: 1, ffn: 1408, topK: 8, denseUntil: 1, groups: 1 };
 
 /**
  * Glm4MoeMoE (modeling_glm4_moe.py @a0699c97): from layer first_k_dense_replace on, a sigmoid router (weight
@@ -47,6 +48,7 @@ function glm4Moe(c: Fields, i: number): Moe | null {
     sharedFfn: ffn * c.count('n_shared_experts', GLM4_MOE.shared),
     sharedGate: false,
     extraParams: experts,
+    routerGroups: c.count('n_group', GLM4_MOE.groups),
   };
 }
 

@@ -31,6 +31,8 @@ export interface Moe {
   extraParams?: number;
   /** The config key top-k comes from, for errors (default num_experts_per_tok). */
   topKKey?: string;
+  /** A grouped router's expert groups (config n_group; LayerGroup.routerGroups). */
+  routerGroups?: number;
 }
 
 export interface LlamaFlavor {
@@ -208,6 +210,7 @@ function llamaLayer(c: Fields, f: LlamaFlavor, s: LayerShared, i: number): Layer
     gated: moe ? true : s.gated,
     experts: moe ? moe.experts : 1,
     topK: moe ? moe.topK : 1,
+    ...(moe?.routerGroups === undefined ? {} : { routerGroups: moe.routerGroups }),
     norm: s.norm,
     normsPerLayer: s.normsPerLayer,
     parallelResidual: s.normsPerLayer === 1,
