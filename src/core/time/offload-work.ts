@@ -47,20 +47,25 @@ export function offloadWork(
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
-  const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
-  // Under full recompute ZeRO-3's backward fetches again only what its reuse distance released (train-comm-work.ts).
-  const again =
-    FRAMEWORKS[o.framework].recomputeInUnit === true
-      ? 0
-      : reuse === undefined || w.recompute === 0
-        ? w.recompute
-        : backwardRegatherShare(m, o, reuse);
   return {
-    passes: params ? 2 + again : 0,
+    passes: params ? 2 + recomputeGatherPasses(m, o, w) : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
     gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
   };
+}
+
+/**
+ * The passes over the sharded parameters that full recompute adds to a micro-batch's forward and backward: none where
+ * the checkpoint wrapper sits inside the sharded unit (the profile's recomputeInUnit), the share ZeRO-3's reuse distance
+ * released (zero-collectives.ts backwardRegatherShare), else one whole pass. Gathers (train-comm-work.ts) and offload
+ * copies (above) alike.
+ */
+export function recomputeGatherPasses(m: ModelFacts, o: EstimateOptions, w: WorkLayout): number {
+  const fw = FRAMEWORKS[o.framework];
+  if (fw.recomputeInUnit === true || w.recompute === 0) return 0;
+  const reuse = fw.zeroHooks?.maxReuseDistance;
+  return reuse === undefined ? w.recompute : backwardRegatherShare(m, o, reuse);
 }
 
 // A copy from pageable host memory goes through the driver's pinned staging buffer: a host memcpy into it, then the

@@ -4,9 +4,8 @@ import { gradReduceElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
-import { offloadWork, type OffloadSizes } from './offload-work.js';
+import { offloadWork, recomputeGatherPasses, type OffloadSizes } from './offload-work.js';
 import { shardedWire } from './train-expert-parallel.js';
-import { backwardRegatherShare } from './zero-collectives.js';
 import type { WorkLayout } from './train-work-types.js';
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -33,14 +32,7 @@ export function commWork(
   // FSDP mixed precision gathers in param_dtype; QLoRA weights travel packed (fsdp_qlora quant_storage).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
-  const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
-  const gathersPerMicro =
-    2 +
-    (FRAMEWORKS[o.framework].recomputeInUnit === true
-      ? 0
-      : reuse === undefined || recompute === 0
-        ? recompute
-        : backwardRegatherShare(m, o, reuse));
+  const gathersPerMicro = 2 + recomputeGatherPasses(m, o, w);
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
   const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);
