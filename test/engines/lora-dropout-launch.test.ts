@@ -6,33 +6,24 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { engineOf, onEngine } from '../../src/core/engines/index.js';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { readFromConfig } from '../../src/io/from/read.js';
-import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { launchInputOf } from '../helpers/launch.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'vramplan-lora-dropout-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const arch = resolveModel('llama-3-8b');
-const gpu = findGpu('h100-sxm');
-
 function launch(flags: Record<string, unknown>) {
-  const parsed = withEngineDefaults(optionsFromFlags(flags), flags);
-  const options = onEngine(parsed, engineOf(parsed));
+  const input = launchInputOf('llama-3-8b', 'h100-sxm', flags);
+  const options = onEngine(input.options, engineOf(input.options));
   const bundle = buildLaunch({
-    arch,
+    ...input,
     options,
-    gpu,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? arch.id,
+    estimate: buildEstimate(input.arch, options, input.gpu),
   });
   return { options, bundle };
 }
