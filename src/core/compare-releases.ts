@@ -6,3 +6,17 @@ export function compareReleases(a: readonly number[], b: readonly number[]): num
   }
   return 0;
 }
+
+/** A release's numbers ("0.6.3.post1" -> [0, 6, 3]; "0.6" -> [0, 6, 0]); none where it does not start with one. */
+function releaseParts(version: string): number[] {
+  const parts = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
+  if (parts === null) return [];
+  return [Number(parts[1]), Number(parts[2] ?? 0), Number(parts[3] ?? 0)];
+}
+
+/** Whether release `version` is `since` or later; an unreadable version is not. */
+export function releaseAtLeast(version: string, since: string): boolean {
+  const got = releaseParts(version);
+  const want = releaseParts(since);
+  return got.length > 0 && want.length > 0 && compareReleases(got, want) >= 0;
+}

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { decodeStep, gpuRates, modelFacts } from '../../src/core/time/index.js';
-import { releaseAtLeast, v0HostSeconds } from '../../src/core/time/v0-host.js';
+import { releaseAtLeast } from '../../src/core/compare-releases.js';
+import { v0HostSeconds } from '../../src/core/time/v0-host.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultOptions } from '../../src/schema/estimate.js';

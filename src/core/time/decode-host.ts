@@ -8,7 +8,7 @@ import type { ModelFacts } from './model-facts.js';
 import { kvCacheGroups } from '../memory/kv-layout.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import { perExpertMoeSeconds } from './per-expert-moe.js';
-import { releaseAtLeast } from './v0-host.js';
+import { releaseAtLeast } from '../compare-releases.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,

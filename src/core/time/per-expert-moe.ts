@@ -10,7 +10,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
-import { releaseAtLeast } from './v0-host.js';
+import { releaseAtLeast } from '../compare-releases.js';
 import { distinctExperts } from './expert-balance.js';
 import type { ModelFacts } from './model-facts.js';
 

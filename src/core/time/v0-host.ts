@@ -5,7 +5,7 @@
  * that share beside the GPU: it bounds the step from below instead of adding to it. The run must capture CUDA graphs
  * (enforce_eager turns it off) and keep the model in one pipeline stage.
  */
-import { compareReleases } from '../compare-releases.js';
+import { releaseAtLeast } from '../compare-releases.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { TimeOptions } from '../../schema/time.js';
 
@@ -14,20 +14,6 @@ export interface V0Host {
   serial: number;
   /** Seconds a step beside the GPU's forward (the step lasts at least this). */
   beside: number;
-}
-
-/** A release's numbers ("0.6.3.post1" -> [0, 6, 3]; "0.6" -> [0, 6, 0]); none where it does not start with one. */
-function releaseParts(version: string): number[] {
-  const parts = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
-  if (parts === null) return [];
-  return [Number(parts[1]), Number(parts[2] ?? 0), Number(parts[3] ?? 0)];
-}
-
-/** Whether release `version` is `since` or later; an unreadable version is not. */
-export function releaseAtLeast(version: string, since: string): boolean {
-  const got = releaseParts(version);
-  const want = releaseParts(since);
-  return got.length > 0 && want.length > 0 && compareReleases(got, want) >= 0;
 }
 
 export function v0HostSeconds(
