@@ -2,7 +2,6 @@
 // they are sharded (transformers 5.14.1: the 4-bit quantizer's device_map {"": current device}, engines/hf/memory.ts
 // BNB_4BIT_LOADS_WHOLE): the load phase holds the whole quantized model, and a 70B QLoRA no longer fits 24 GB cards
 // that hold its sharded step. 16-bit weights still load on the host (rank 0) or partitioned, below the step.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { parallelNote } from '../../src/core/engines/engines-runs.js';
@@ -11,6 +10,7 @@ import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { GiB } from '../../src/core/units.js';
 import { planYaml } from '../helpers/plan.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 type Flags = Record<string, string | number | boolean>;
 const optionsOf = (f: Flags) => withEngineDefaults(optionsFromFlags(f), f);
@@ -32,9 +32,7 @@ type Probe = {
   loads: { bf16: Load; nf4: Load };
 };
 // scripts/measure/bnb_sharded_load.py at the launch pins: local rank 1 of a node loading a tiny Llama.
-const PROBE = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/bnb-sharded-load.json', import.meta.url), 'utf8'),
-) as { fsdp: Probe; zero3: Probe };
+const PROBE = readMeasureFixture('bnb-sharded-load.json') as { fsdp: Probe; zero3: Probe };
 
 const phaseOf = (e: ReturnType<typeof estimateMemory>, name: string) =>
   e.phases.find((p) => p.phase === name)!;

@@ -4,13 +4,13 @@
  * the eager layer count the model prices sits between the source of its per-op price (4.28.1's Llama layer, eager
  * attention) and the layers TRL's rollouts run (4.48.3 and 5.13.0, SDPA).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPS_PER_LAYER_EAGER } from '../../src/core/time/train-work.js';
 import { eagerLayerOps } from '../../src/core/time/decode-host.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { resolveModel } from '../../src/io/load-model.js';
+import { readMeasured } from '../helpers/measured.js';
 
 interface Run {
   arm: 'src' | 'rows';
@@ -19,12 +19,7 @@ interface Run {
   layer_ops: number;
   outside_layers_ops: number;
 }
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../calibration/measured/generate-layer-ops-cpu.json', import.meta.url),
-    'utf8',
-  ),
-) as { runs: Run[] };
+const fixture = readMeasured('generate-layer-ops-cpu.json') as { runs: Run[] };
 const run = (arm: Run['arm'], v: string): Run =>
   fixture.runs.find((r) => r.arm === arm && r.transformers === v)!;
 

@@ -5,9 +5,9 @@
  * versions the HF-stack MoE rows pin (4.40-4.51), and the count the loop adds in backward is at least what the
  * model's backward dispatch assumes.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MOE_LOOP_OPS_PER_EXPERT } from '../../src/core/time/train-work.js';
+import { readMeasured } from '../helpers/measured.js';
 
 interface PerExpert {
   dispatched: number;
@@ -21,12 +21,7 @@ interface Run {
   forward_per_expert: PerExpert;
   backward_per_expert: PerExpert;
 }
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../calibration/measured/hf-moe-loop-ops-cpu.json', import.meta.url),
-    'utf8',
-  ),
-) as { runs: Run[] };
+const fixture = readMeasured('hf-moe-loop-ops-cpu.json') as { runs: Run[] };
 const run = (model: Run['model'], v: string): Run => {
   const r = fixture.runs.find((x) => x.model === model && x.transformers === v);
   if (!r) throw new Error(`no run for ${model} at ${v}`);

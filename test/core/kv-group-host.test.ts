@@ -4,7 +4,6 @@
 // groups, and vLLM 0.10.1's engine core timed on a CPU with both layouts gives the second group's cost
 // (CacheLayoutProfile.hybridPages.groupSeqHostSeconds; fixture test/fixtures/measure/vllm-0101-hybrid-engine-host.json,
 // scripts/measure/vllm_0101_hybrid_engine_host.py).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateTime } from '../../src/core/time/index.js';
 import { kvCacheGroups } from '../../src/core/memory/kv-layout.js';
@@ -14,6 +13,7 @@ import { defaultOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
 import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface HostRow {
   layout: string;
@@ -21,12 +21,10 @@ interface HostRow {
   running: number;
   total_us: number;
 }
-const measured = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/measure/vllm-0101-hybrid-engine-host.json', import.meta.url),
-    'utf8',
-  ),
-) as { rows: HostRow[]; summary: Record<string, number> };
+const measured = readMeasureFixture('vllm-0101-hybrid-engine-host.json') as {
+  rows: HostRow[];
+  summary: Record<string, number>;
+};
 const perGroup = VLLM_MEMORY.cacheLayout?.hybridPages?.groupSeqHostSeconds ?? 0;
 const perSeq = VLLM_MEMORY.serialSeqHostSeconds ?? 0;
 const perStep = VLLM_MEMORY.serialStepHostSeconds ?? 0;

@@ -2,7 +2,6 @@
 // the running requests: Scheduler.schedule, update_from_output and the model runner's input preparation, about 10 µs
 // per running request a step in the v0.11.0 wheel's code timed on a CPU (FrameworkProfile.serialSeqHostSeconds;
 // fixture test/fixtures/measure/vllm-v1-engine-host.json, scripts/measure/vllm_v1_engine_host.py).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { overlappedHostSeconds } from '../../src/core/time/graph-step.js';
@@ -12,6 +11,7 @@ import { defaultOptions, type Framework } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
 import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 const step = (framework: Framework, batch: number, time: Partial<TimeOptions> = {}) =>
   estimateTime(
@@ -25,9 +25,10 @@ interface HostRow {
   running: number;
   total_us: number;
 }
-const measured = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-v1-engine-host.json', import.meta.url), 'utf8'),
-) as { rows: HostRow[]; summary: { per_request_us_128_to_1024: number } };
+const measured = readMeasureFixture('vllm-v1-engine-host.json') as {
+  rows: HostRow[];
+  summary: { per_request_us_128_to_1024: number };
+};
 const perStep = VLLM_MEMORY.serialStepHostSeconds ?? 0;
 const perSeq = VLLM_MEMORY.serialSeqHostSeconds ?? 0;
 

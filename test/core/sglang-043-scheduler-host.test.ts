@@ -8,22 +8,20 @@
 // Both are seconds there, and together a small share of the measured duration. So is a third, in the TokenizerManager:
 // every prompt in flight wakes every 4 s in _wait_one_response (managers/tokenizer_manager.py:416-423) to ask
 // starlette whether its client left (scripts/measure/sglang_wait_response_wakeups.py).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
 import { caseInputs } from '../../src/commands/validate-throughput.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Point {
   waiting: number;
   admitted: number;
   per_waiting_us: number;
 }
-const measured = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/measure/sglang-waiting-queue-rebuild.json', import.meta.url),
-    'utf8',
-  ),
-) as { results: Point[]; fit_us: { per_waiting: number; per_waiting_per_admitted: number } };
+const measured = readMeasureFixture('sglang-waiting-queue-rebuild.json') as {
+  results: Point[];
+  fit_us: { per_waiting: number; per_waiting_per_admitted: number };
+};
 const { per_waiting: a, per_waiting_per_admitted: b } = measured.fit_us;
 
 // chunked_prefill_size 8192 on a card of 25 GB or more (sglang 0.4.3.post2 srt/server_args.py): the prompts a prefill
@@ -52,9 +50,10 @@ interface EvictPoint {
   leaves: number;
   evict_ms: number;
 }
-const evictMeasured = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/sglang-radix-evict.json', import.meta.url), 'utf8'),
-) as { results: EvictPoint[]; prompt_tokens: number };
+const evictMeasured = readMeasureFixture('sglang-radix-evict.json') as {
+  results: EvictPoint[];
+  prompt_tokens: number;
+};
 const largest = evictMeasured.results[evictMeasured.results.length - 1]!;
 /** Seconds of one evict call on a tree of `leaves` prompts: linear through the largest measured tree. */
 const evictSeconds = (leaves: number) => (largest.evict_ms * 1e-3 * leaves) / largest.leaves;
@@ -106,12 +105,9 @@ describe("SGLang's waiting-queue rebuild per prefill admission", () => {
   });
 
   it("and the TokenizerManager's 4-second wake-ups of every prompt in flight, bounded by the run's mean latency", () => {
-    const wake = JSON.parse(
-      readFileSync(
-        new URL('../fixtures/measure/sglang-wait-response-wakeups.json', import.meta.url),
-        'utf8',
-      ),
-    ) as { results: { us_per_wakeup: number }[] };
+    const wake = readMeasureFixture('sglang-wait-response-wakeups.json') as {
+      results: { us_per_wakeup: number }[];
+    };
     const perWakeup = Math.max(...wake.results.map((r) => r.us_per_wakeup)) * 1e-6;
     const row = loadThroughputCases('throughput.json').find((c) => c.id === SINGLE_TOKEN_ROW)!;
     const requests = row.flags['batch'] as number;

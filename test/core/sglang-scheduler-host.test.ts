@@ -2,7 +2,6 @@
 // processes each decode step's tokens while the GPU runs the step before: its host work per running request
 // (FrameworkProfile.asyncSeqHostSeconds; fixture test/fixtures/measure/sglang-scheduler-host.json,
 // scripts/measure/sglang_scheduler_host.py) bounds the step only where it outlasts the GPU's work.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateTime, gpuRates, modelFacts } from '../../src/core/time/index.js';
 import { overlappedHostSeconds } from '../../src/core/time/graph-step.js';
@@ -12,6 +11,7 @@ import { defaultOptions, type Framework } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
 import { VLLM_MEMORY } from '../../src/core/engines/vllm/memory.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 const step = (model: string, framework: Framework, batch: number) =>
   estimateTime(
@@ -24,9 +24,7 @@ interface Row {
   running_requests: number;
   median_per_step: { scheduler_us: number; detokenize_us: number };
 }
-const measured = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/sglang-scheduler-host.json', import.meta.url), 'utf8'),
-) as {
+const measured = readMeasureFixture('sglang-scheduler-host.json') as {
   results: Row[];
   slope_us_per_request: { scheduler_us: number };
   versions: { sglang: string };

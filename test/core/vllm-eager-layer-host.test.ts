@@ -4,7 +4,6 @@
 // kernels stubbed (FrameworkProfile.eagerLayerHostSeconds; fixture test/fixtures/measure/vllm-eager-layer-host.json,
 // scripts/measure/vllm_eager_layer_host.py). The engine core's thread issues that forward after its step work
 // (FrameworkProfile.forwardOnStepThread), so the two add.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { estimateTime } from '../../src/core/time/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -16,15 +15,18 @@ import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
 import { VLLM_EAGER_LAYER_PYTHON_SECONDS } from '../../src/core/engines/vllm/eager-ops.js';
 import { EAGER_DECODE_OP_SECONDS } from '../../src/core/time/decode-host.js';
 import { OPS_PER_LAYER_COMPILED } from '../../src/core/time/train-work.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface LayerRow {
   batch: number;
   layer_us: number;
   stubbed_calls: number;
 }
-const measured = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-eager-layer-host.json', import.meta.url), 'utf8'),
-) as { vllm: string; empty_alloc_us: number; layers: { llama: LayerRow[]; qwen3: LayerRow[] } };
+const measured = readMeasureFixture('vllm-eager-layer-host.json') as {
+  vllm: string;
+  empty_alloc_us: number;
+  layers: { llama: LayerRow[]; qwen3: LayerRow[] };
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -3,12 +3,12 @@
 // Python around its two kernels. Timed on a CPU with the wheels' own classes, kernels stubbed
 // (scripts/measure/vllm_eager_layer_host.py `attention_ops`; fixture
 // test/fixtures/measure/vllm-piecewise-attention-host.json), it is what VLLM_PIECEWISE_ATTENTION_PYTHON_SECONDS carries.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   VLLM_PIECEWISE_ATTENTION_CALLS,
   VLLM_PIECEWISE_ATTENTION_PYTHON_SECONDS,
 } from '../../src/core/engines/vllm/piecewise.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface OpRow {
   batch: number;
@@ -16,12 +16,10 @@ interface OpRow {
   custom_ops: number;
   stubbed_calls: number;
 }
-const measured = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/measure/vllm-piecewise-attention-host.json', import.meta.url),
-    'utf8',
-  ),
-) as Record<string, { attention_ops: OpRow[]; llama_layer_us: number[] }>;
+const measured = readMeasureFixture('vllm-piecewise-attention-host.json') as Record<
+  string,
+  { attention_ops: OpRow[]; llama_layer_us: number[] }
+>;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

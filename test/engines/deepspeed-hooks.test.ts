@@ -1,6 +1,5 @@
 // DeepSpeed's ZeRO hooks on the host (engines/hf/memory.ts DEEPSPEED_HOOKS, time/zero-hooks.ts) and ZeRO's
 // collectives on the compute stream under overlap_comm false (TimeOptions.serialComm).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
 import { gatherCollectives } from '../../src/core/time/zero-collectives.js';
@@ -12,6 +11,7 @@ import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { archFromHfConfig } from '../../src/core/model/index.js';
 import { QWEN15_MOE_CONFIG } from '../helpers/model-configs.js';
+import { readMeasured } from '../helpers/measured.js';
 
 const gpu = findGpu('a100-80gb-sxm');
 // The engines' memory frameworks: hf-deepspeed runs 'deepspeed', hf-fsdp runs 'hf' (their profiles).
@@ -87,12 +87,7 @@ describe('DeepSpeed ZeRO hooks', () => {
   });
 
   it('ZeRO-3’s host price is the measurement’s (scripts/measure/zero3-host.py), unscaled', () => {
-    const fixture = JSON.parse(
-      readFileSync(
-        new URL('../../calibration/measured/zero3-host-cpu.json', import.meta.url),
-        'utf8',
-      ),
-    ) as {
+    const fixture = readMeasured('zero3-host-cpu.json') as {
       versions: { deepspeed: string };
       setup: { zero3_ranks: number };
       summary_us: Record<string, number>;
@@ -141,12 +136,7 @@ describe('DeepSpeed ZeRO hooks', () => {
   it('the grouping counts what DeepSpeed v0.14.4 issued on a CPU, two passes a micro-batch', () => {
     // scripts/measure/zero3-collectives.py: a toy Qwen2 (hidden 64, 8 layers) with LoRA r 2 on every linear,
     // reentrant checkpointing, two gloo ranks, the live budget spanning 1.1 and 4.3 layers (the 72B's and 7B's).
-    const fixture = JSON.parse(
-      readFileSync(
-        new URL('../../calibration/measured/zero3-collectives-cpu.json', import.meta.url),
-        'utf8',
-      ),
-    ) as {
+    const fixture = readMeasured('zero3-collectives-cpu.json') as {
       versions: { deepspeed: string };
       results: Record<string, { all_gathers: number; layers: number; lora_rank: number }>;
     };
@@ -229,12 +219,10 @@ describe('DeepSpeed ZeRO hooks', () => {
     );
     expect(pr).toMatchObject({ bufferSlices: 1, paramSlices: 1 });
     // A slice's price is the measured one (scripts/measure/zero3-slices.py), to the hundredth of a microsecond.
-    const slices = JSON.parse(
-      readFileSync(
-        new URL('../../calibration/measured/zero3-slices-cpu.json', import.meta.url),
-        'utf8',
-      ),
-    ) as { versions: { torch: string }; per_slice_us: number };
+    const slices = readMeasured('zero3-slices-cpu.json') as {
+      versions: { torch: string };
+      per_slice_us: number;
+    };
     expect(slices.versions.torch).toMatch(/^2\.3\.1/);
     expect(pr.sliceSeconds).toBeCloseTo(Math.round(slices.per_slice_us * 100) / 100 / 1e6, 12);
   });

@@ -1,13 +1,13 @@
 // DeepSpeed ZeRO-3 prefetches along its recorded trace of module order; the time model hides the gathers behind
 // compute on that ground. scripts/measure/zero3-trace.py counted, on DeepSpeed's own code, whether the trace stays
 // COMPLETE and which gathers prefetch issued.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { readMeasured } from '../helpers/measured.js';
 
 interface Summary {
   counted_steps: number;
@@ -34,10 +34,7 @@ interface Fixture {
     }
   >;
 }
-const read = (name: string): Fixture =>
-  JSON.parse(
-    readFileSync(new URL(`../../calibration/measured/${name}`, import.meta.url), 'utf8'),
-  ) as Fixture;
+const read = (name: string): Fixture => readMeasured(name) as Fixture;
 const fixtures = [read('zero3-trace-cpu.json'), read('zero3-trace-cpu-deepspeed-0.16.5.json')];
 // The live budget (stage3_max_live_parameters) at 1.1 of the toy's layers, as 1e9 elements are of Qwen2-72B's.
 const budget = read('zero3-trace-cpu-live-1.1-layers.json');

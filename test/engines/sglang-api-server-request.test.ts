@@ -2,9 +2,9 @@
 // own serving path (scripts/measure/sglang_api_server_request.py; fixture
 // test/fixtures/measure/sglang-api-server-request.json: serial Qwen3-14B chat requests as `vllm bench serve
 // --backend openai-chat` sends them, 4 and 64 output tokens, a fake scheduler and detokenizer).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Parts {
   total_ms: number;
@@ -21,12 +21,7 @@ interface Fixture {
   }[];
   per_token: { requests: number; token_ms: number; request_ms: number }[];
 }
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/measure/sglang-api-server-request.json', import.meta.url),
-    'utf8',
-  ),
-) as Fixture;
+const fixture = readMeasureFixture('sglang-api-server-request.json') as Fixture;
 const run = (tokens: number, requests: number) =>
   fixture.results.find((r) => r.output_tokens === tokens && r.requests === requests)!;
 const frontend = SGLANG_MEMORY.servingFrontend!;

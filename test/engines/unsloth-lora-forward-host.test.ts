@@ -3,9 +3,9 @@
  * patch_lora_forwards): the host time its profile prices is the measurement's (scripts/measure/
  * unsloth_lora_forward_host.py), in the arm Unsloth's rows run (a 16-bit layer under autocast, lora_dropout 0).
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UNSLOTH_GENERATE_LINEAR } from '../../src/core/engines/unsloth/lora-path.js';
+import { readMeasured } from '../helpers/measured.js';
 
 interface Mode {
   amp: boolean;
@@ -14,12 +14,10 @@ interface Mode {
   unsloth_linear_layers: { min: number; median: number; max: number };
   unsloth_over_peft: { min: number; median: number; max: number };
 }
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../../calibration/measured/unsloth-lora-forward-host-cpu.json', import.meta.url),
-    'utf8',
-  ),
-) as { versions: Record<string, string>; modes: Mode[] };
+const fixture = readMeasured('unsloth-lora-forward-host-cpu.json') as {
+  versions: Record<string, string>;
+  modes: Mode[];
+};
 
 describe("Unsloth's LoRA forward host time", () => {
   const amp = fixture.modes.find((m) => m.amp && m.lora_dropout === 0)!;

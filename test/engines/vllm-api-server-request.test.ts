@@ -1,9 +1,9 @@
 // vLLM's API-server costs per chat request are the figures measured with vLLM 0.11.0's own serving path
 // (scripts/measure/vllm_api_server_request.py; fixture test/fixtures/measure/vllm-api-server-request.json: 1000
 // serial Qwen3-14B chat requests as `vllm bench serve --backend openai-chat` sends them, a fake engine core).
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VLLM_FRONTEND } from '../../src/core/engines/vllm/memory.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Parts {
   parse_ms: number;
@@ -19,12 +19,7 @@ interface Fixture {
   versions: Record<string, string>;
   results: { requests: number; sse_items_per_request: number; median: Parts; mean: Parts }[];
 }
-const fixture = JSON.parse(
-  readFileSync(
-    new URL('../fixtures/measure/vllm-api-server-request.json', import.meta.url),
-    'utf8',
-  ),
-) as Fixture;
+const fixture = readMeasureFixture('vllm-api-server-request.json') as Fixture;
 const at1000 = fixture.results.find((r) => r.requests === 1000)!;
 
 describe("vLLM 0.11.0's API server per chat request", () => {

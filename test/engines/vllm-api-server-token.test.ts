@@ -6,10 +6,10 @@
 // route, the stats loggers) in a completions burst of 500 x 128 tokens (v0.11.0 and v0.19.0) and a chat burst of
 // 1000 x 4 (scripts/measure/vllm_api_server_burst.py; fixture test/fixtures/measure/vllm-api-server-burst.json) used
 // more CPU than the profile's floor for each, and well under the kvcached burst's measured duration.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VLLM_FRONTEND } from '../../src/core/engines/vllm/memory.js';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Slope {
   endpoint: string;
@@ -22,9 +22,10 @@ interface TokenRun {
   rows: { endpoint: string; tokens: number; streams: number; sse_items_per_request: number }[];
   slopes: Slope[];
 }
-const TOKEN = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-api-server-token.json', import.meta.url), 'utf8'),
-) as { versions: Record<string, string>; runs: TokenRun[] };
+const TOKEN = readMeasureFixture('vllm-api-server-token.json') as {
+  versions: Record<string, string>;
+  runs: TokenRun[];
+};
 interface BurstRow {
   endpoint: string;
   requests: number;
@@ -34,9 +35,9 @@ interface BurstRow {
   wall_s: number;
   ttft_mean_s: number;
 }
-const BURST = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-api-server-burst.json', import.meta.url), 'utf8'),
-) as { runs: { wheel: string; versions: Record<string, string>; rows: BurstRow[] }[] };
+const BURST = readMeasureFixture('vllm-api-server-burst.json') as {
+  runs: { wheel: string; versions: Record<string, string>; rows: BurstRow[] }[];
+};
 
 const drained = TOKEN.runs.find((r) => r.yields_between_steps > 0)!;
 const merged = TOKEN.runs.find((r) => r.yields_between_steps === 0)!;

@@ -4,10 +4,10 @@
 // gpt-oss chat path (fixture: test/fixtures/measure/vllm-frontend-token.json, scripts/measure/vllm_frontend_token.py).
 // The sariekr/gpu_conc rows (1-16 streamed requests in flight) sit far from that bound, measured and estimated,
 // which is why the time model carries no frontend floor for them.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { throughputRows } from '../../src/commands/validate-throughput.js';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface FrontendRow {
   requests: number;
@@ -16,9 +16,10 @@ interface FrontendRow {
   together_cpu_us: number;
   http_send_cpu_us: number;
 }
-const FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-frontend-token.json', import.meta.url), 'utf8'),
-) as { vllm: string; rows: FrontendRow[] };
+const FIXTURE = readMeasureFixture('vllm-frontend-token.json') as {
+  vllm: string;
+  rows: FrontendRow[];
+};
 
 /** The largest per-token-per-request CPU cost measured (processing and HTTP send), in seconds. */
 const frontendSeconds =

@@ -9,6 +9,7 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { frontendRequestSeconds } from '../../src/core/time/frontend.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { timeOptionsFromFlags, type TimeOptions } from '../../src/schema/time.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Fixture {
   versions: Record<string, string>;
@@ -16,9 +17,7 @@ interface Fixture {
   median_ms: { qwen3: number; qwen3_instruct: number };
   ratio: number;
 }
-const fixture = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-template-parse.json', import.meta.url), 'utf8'),
-) as Fixture;
+const fixture = readMeasureFixture('vllm-template-parse.json') as Fixture;
 interface Row {
   id: string;
   framework: string;

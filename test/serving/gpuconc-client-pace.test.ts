@@ -4,9 +4,9 @@
 // write pace. A one-process asyncio client passes a server's pace on while the chunks a second it must read x its CPU a
 // chunk fit the core share it gets, and reads slower once they do not; the rows' own files at 32 clients show the
 // same client, on the same hosts, reading more chunks a second than any of their 16-client rows asks.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface PaceRow {
   streams: number;
@@ -22,9 +22,11 @@ interface PaceRun {
   tokens_per_request: number;
   rows: PaceRow[];
 }
-const FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/gpuconc-client-pace.json', import.meta.url), 'utf8'),
-) as { client: string; versions: Record<string, string>; runs: PaceRun[] };
+const FIXTURE = readMeasureFixture('gpuconc-client-pace.json') as {
+  client: string;
+  versions: Record<string, string>;
+  runs: PaceRun[];
+};
 
 const paced4 = FIXTURE.runs.find((r) => r.step_s === 0.004)!;
 const paced10 = FIXTURE.runs.find((r) => r.step_s === 0.01)!;

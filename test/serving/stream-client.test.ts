@@ -4,9 +4,9 @@
 // Measured for sariekr/gpu_conc's client (concurrency.py @a9fa3ba; fixture test/fixtures/measure/stream-client-chunk.json
 // from scripts/measure/stream_client_chunk.py). Its rows (1-16 streamed requests in flight) ask for far less than a
 // core of it, which is why they stay scored with no harness cost.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface ClientRow {
   streams: number;
@@ -15,9 +15,11 @@ interface ClientRow {
   chunks_per_s: number;
   util: number;
 }
-const FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/stream-client-chunk.json', import.meta.url), 'utf8'),
-) as { versions: Record<string, string>; rows: ClientRow[]; unpaced: { rows: ClientRow[] } };
+const FIXTURE = readMeasureFixture('stream-client-chunk.json') as {
+  versions: Record<string, string>;
+  rows: ClientRow[];
+  unpaced: { rows: ClientRow[] };
+};
 
 /** The client's CPU seconds per chunk with `streams` in flight: the measured row at the nearest count at or below. */
 function cpuPerChunk(streams: number): number {

@@ -4,9 +4,9 @@
 // test/fixtures/measure/vllm-bench-client.json). A burst's wall time is at least the client's CPU time; at the
 // dearest measured cost (one event a read) the client stays far below every scored burst's duration, which is why
 // no client bound is carried (docs/time-model.md "The benchmark client in a burst, measured").
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import { readMeasureFixture } from '../helpers/measured.js';
 
 interface Split {
   streams: number;
@@ -21,9 +21,7 @@ interface Run {
   rows: { streams: number; tokens: number; chunks: number; reads: number }[];
   split: Split[];
 }
-const FIXTURE = JSON.parse(
-  readFileSync(new URL('../fixtures/measure/vllm-bench-client.json', import.meta.url), 'utf8'),
-) as { runs: Run[] };
+const FIXTURE = readMeasureFixture('vllm-bench-client.json') as { runs: Run[] };
 
 /** The dearest measured client cost at 64 or more streams: per request and per chunk, in seconds. */
 function dearest(): { request: number; chunk: number } {
