@@ -6,35 +6,23 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { engineOf, onEngine } from '../../src/core/engines/index.js';
-import { buildEstimate } from '../../src/core/estimate.js';
 import { mergeFlags } from '../../src/core/from/index.js';
 import { buildLaunch } from '../../src/core/launch/index.js';
 import { loraTargetModules } from '../../src/core/launch/modules.js';
 import { readFromConfig } from '../../src/io/from/read.js';
-import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
+import { launchInputOf } from '../helpers/launch.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'vramplan-moe-lora-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const arch = resolveModel('qwen3-30b-a3b');
-const gpu = findGpu('h100-sxm');
 const ALL = 'q,k,v,o,gate,up,down';
 
 function launch(flags: Record<string, unknown>) {
-  const options = onEngine(optionsFromFlags(flags), engineOf(optionsFromFlags(flags)));
-  const bundle = buildLaunch({
-    arch,
-    options,
-    gpu,
-    gradAccum: 4,
-    powerLimitW: null,
-    estimate: buildEstimate(arch, options, gpu),
-    modelRef: arch.hfId ?? arch.id,
-  });
-  return { options, bundle };
+  const input = launchInputOf('qwen3-30b-a3b', 'h100-sxm', flags);
+  return { options: input.options, bundle: buildLaunch(input) };
 }
 
 const file = (b: ReturnType<typeof launch>['bundle'], path: string) =>
