@@ -1411,14 +1411,18 @@ const FIELD_BARS = {
   // one MI300X (+15.9..+185.2%) and Meta-Llama-3-70B over TP 4 on H100 (-8.3..+0.4%), 128/128 and 1024/1024 at batch 1
   // and 64, scored before any change. The MI300X build is v0.6.1, its output processing beside the forward
   // (time/v0-host.ts): +18.6..+188.0%; the H100 build's release is not known (0.5.x-0.6.1) and keeps the serial cost.
-  'llminfbench kind:serving engine:vllm': { count: 12, median: 0.221, p90: 0.968 },
+  // v0.6.1 predates the split HIP decode kernel: its V0 backend's generic kernel reads the KV once a query head
+  // (RocmPagedDecode.releases): +15.7..+96.1%, the 1024/1024 batch of 64 +188.0% -> +72.1%.
+  'llminfbench kind:serving engine:vllm': { count: 12, median: 0.206, p90: 0.721 },
   // vllm-project/vllm#30326: gpt-oss-120b over TP 8 on 8x H200, 40 requests of 1024 in and out at 8 in flight, the build
   // before vllm-project/vllm#29708: +11.3% (scored before any change).
   'vllm30326 kind:serving engine:vllm': { count: 1, median: 0.113, p90: 0.113 },
   // dstackai/benchmarks amd/tgi_vs_vllm: Llama 3.1 405B BF16 over TP 8 on 8x MI300X, vLLM 0.6.3.dev116 (V0), one request
   // of 16K, 32K, 64K and 128K tokens: +109.7%, +112.6%, +121.8%, +162.1% (scored before any change); +34.9%, +38.3%,
-  // +47.3%, +81.3% with V0's decode steps past max_seq_len_to_capture run eagerly (FrameworkProfile.v0GraphMaxSeqLen).
-  'dstackamd kind:serving engine:vllm': { count: 4, median: 0.429, p90: 0.813 },
+  // +47.3%, +81.3% with V0's decode steps past max_seq_len_to_capture run eagerly (FrameworkProfile.v0GraphMaxSeqLen);
+  // +34.9%, +38.3%, +36.5%, +19.1% with the split HIP kernel held to 32,768 tokens in that release and V0's generic
+  // kernel past it (RocmPagedDecode.releases).
+  'dstackamd kind:serving engine:vllm': { count: 4, median: 0.358, p90: 0.384 },
   // vllm-project/vllm#23695: GLM-4.5-Air FP8 over TP 2 on B200, vLLM main of August 2025, about 169 in flight at 10
   // requests a second: +83.1% (scored before any change; docs/time-model.md "GLM-4.5-Air FP8 on B200: two fused-MoE
   // config PRs").
