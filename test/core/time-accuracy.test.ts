@@ -1771,7 +1771,7 @@ const ENGINE_BARS = {
   // Ministral-3-8B-Reasoning-2512 closed loop on one MI300X (+41.1%), each scored before any change: 374 rows. With
   // the GPUStack lab's GLM-4.6 burst of 500 on 8x H200 (+25.3%, scored before any change): 375 rows. With the Vultr
   // Inference Cookbook's six MI325X closed loops (Llama-3.1-405B FP8 and Qwen3-VL-235B BF16, -26.9..+49.9%, scored before
-  // any change): 381 rows, 11.5% / 48.9%.
+  // any change): 381 rows, 11.6% / 48.8%; 11.6% / 48.3% with V0's generic ROCm decode kernel priced by release.
   'serving engine:vllm': { count: 381, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
