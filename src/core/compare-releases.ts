@@ -20,3 +20,18 @@ export function releaseAtLeast(version: string, since: string): boolean {
   const want = releaseParts(since);
   return got.length > 0 && want.length > 0 && compareReleases(got, want) >= 0;
 }
+
+/**
+ * Whether release `version` is before `bound`, deciding only on the parts `version` names: "0.6.1" is before "0.6.2",
+ * "0.6" is not (it may be any 0.6 release), and an unreadable version is not. Pure.
+ */
+export function releaseNamedBefore(version: string, bound: string): boolean {
+  const named = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
+  const want = releaseParts(bound);
+  if (named === null || want.length === 0) return false;
+  const got = named
+    .slice(1)
+    .filter((p) => p !== undefined)
+    .map(Number);
+  return compareReleases(got, want.slice(0, got.length)) < 0;
+}

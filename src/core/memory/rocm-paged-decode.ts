@@ -14,4 +14,19 @@ export interface RocmPagedDecode {
   defaultBlockSize: number;
   maxTileTokens: number;
   peakShares?: { gfx: readonly string[]; split: number; triton: number };
+  /** The releases the split kernel runs in and, on the engine's pre-V1 loop, what runs where it does not. */
+  releases?: RocmSplitReleases;
+}
+
+/**
+ * The engine releases that have the split HIP decode kernel (RocmPagedDecode.releases): none before `since`, and in
+ * each release only up to `maxSeqLen` tokens of the batch's longest sequence (the entry whose `until` the release is
+ * before; the last entry has none). On the engine's pre-V1 loop (TimeOptions.v0Scheduler) a decode the split kernel
+ * does not take runs the generic paged-attention kernel, one workgroup for each query head (time/decode-attention.ts
+ * kvReadRate); the V1 backends fall back to the Triton kernel as before. A release that does not name the part
+ * `since` or `until` is decided by (e.g. "0.6" against "0.6.2") is taken as the later one.
+ */
+export interface RocmSplitReleases {
+  since: string;
+  maxSeqLen: readonly { until?: string; tokens: number }[];
 }

@@ -23,6 +23,8 @@ import type { ModelFacts } from './model-facts.js';
 import { routedExpertRate, stepExpertFlops } from './fp4-bf16-moe.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { CDNA_HBM_LATENCY_S } from './matvec-tail.js';
+import { releaseNamedBefore } from '../compare-releases.js';
+import type { RocmSplitReleases } from '../memory/rocm-paged-decode.js';
 import { embedOnly } from './train-work.js';
 
 /** A decode-attention backend's sustained KV read, as a share of the card's peak bandwidth, on Ampere and Hopper. */
@@ -60,7 +62,7 @@ export function kvReadRate(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  s: { kvBlock?: number; aiter?: boolean } = {},
+  s: { kvBlock?: number; aiter?: boolean; ctx?: number; release?: DecodeRelease } = {},
 ): number {
   if (r.rocm) return rocmKvReadRate(m, fw, r, s);
   if (r.cc <= 0 || fw.decodeAttention === undefined) return r.mem;
@@ -73,43 +75,73 @@ export function kvReadRate(
   return share > 0 ? r.mem * (share / MEM_EFF) : r.mem;
 }
 
+/** The release and loop a decode ran on (TimeOptions.engineVersion, v0Scheduler), where an engine's ROCm kernels differ. */
+export interface DecodeRelease {
+  version?: string;
+  v0?: boolean;
+}
+
+/** The longest sequence the split kernel takes in release `version` (the latest release's where none is named). */
+function splitMaxSeqLen(rel: RocmSplitReleases, version: string | undefined): number {
+  const last = rel.maxSeqLen[rel.maxSeqLen.length - 1]?.tokens ?? Infinity;
+  if (version === undefined) return last;
+  const hit = rel.maxSeqLen.find(
+    (e) => e.until !== undefined && releaseNamedBefore(version, e.until),
+  );
+  return hit?.tokens ?? last;
+}
+
 /**
- * Whether the engine's split-context HIP decode kernel takes the model's layers (FrameworkProfile.rocmPagedDecode): the
- * cache's block size (`kvBlock`, else the engine's default), the head size and the query heads a KV head.
+ * Which of the engine's own ROCm decode kernels takes the model's layers (FrameworkProfile.rocmPagedDecode): the
+ * split-context HIP kernel where the cache's block size (`kvBlock`, else the engine's default), the head size and the
+ * query heads a KV head allow it and the release has it for the step's context (RocmPagedDecode.releases); else, on
+ * the engine's pre-V1 loop of a profile with releases, the generic kernel with one workgroup a query head
+ * ('perHead'); else the Triton kernel.
  */
-function rocmSplitDecode(
+function rocmDecodeKernel(
   m: ModelFacts,
   pd: NonNullable<FrameworkProfile['rocmPagedDecode']>,
-  kvBlock: number | undefined,
-): boolean {
+  s: { kvBlock?: number; ctx?: number; release?: DecodeRelease },
+): 'split' | 'perHead' | 'triton' {
   const headDim = m.attnWidth / m.heads;
   const kvHeads = m.kvWidth / headDim;
-  return (
-    pd.blockSizes.includes(kvBlock ?? pd.defaultBlockSize) &&
+  const fits =
+    pd.blockSizes.includes(s.kvBlock ?? pd.defaultBlockSize) &&
     pd.headSizes.includes(headDim) &&
-    m.heads / kvHeads <= pd.maxQueriesPerKv
-  );
+    m.heads / kvHeads <= pd.maxQueriesPerKv;
+  const rel = pd.releases;
+  const v = s.release?.version;
+  const released =
+    rel === undefined ||
+    ((v === undefined || !releaseNamedBefore(v, rel.since)) &&
+      (s.ctx ?? 0) <= splitMaxSeqLen(rel, v));
+  if (fits && released) return 'split';
+  return rel !== undefined && s.release?.v0 === true ? 'perHead' : 'triton';
 }
 
 /**
  * The KV read's rate on an AMD GPU: where the engine's own decode kernels run (FrameworkProfile.rocmPagedDecode.peakShares, on the
  * gfx targets its figures are of; not AITER's, `aiter`; K/V heads, not an MLA latent), the share of the card's peak
- * its split HIP kernel sustains where rocmPagedDecode takes the layers, else its Triton kernel's; otherwise the card's
- * stream rate. The share scales the same derated rate (power limit) as the stream rate.
+ * its split HIP kernel sustains where it takes the layers, else its Triton kernel's; otherwise the card's stream rate.
+ * The share scales the same derated rate (power limit) as the stream rate. Where a pre-V1 build runs its generic
+ * kernel (rocmDecodeKernel 'perHead'), each query head's workgroup reads its KV head's bytes: the step's KV bytes are
+ * read once a query head, each at the split kernel's rate, the kernel AMD wrote to replace it taken as its bound
+ * (engines/vllm/rocm-attention.ts VLLM_ROCM_SPLIT_RELEASES).
  */
 function rocmKvReadRate(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  s: { kvBlock?: number; aiter?: boolean },
+  s: { kvBlock?: number; aiter?: boolean; ctx?: number; release?: DecodeRelease },
 ): number {
   const pd = fw.rocmPagedDecode;
-  const d = pd?.peakShares;
-  if (pd === undefined || d === undefined || s.aiter === true || m.mla || m.heads <= 0)
-    return r.mem;
-  if (r.gfx === undefined || !d.gfx.includes(r.gfx)) return r.mem;
-  const share = rocmSplitDecode(m, pd, s.kvBlock) ? d.split : d.triton;
-  return r.mem * (share / MEM_EFF_AMD);
+  if (pd === undefined || s.aiter === true || m.mla || m.heads <= 0) return r.mem;
+  const kernel = rocmDecodeKernel(m, pd, s);
+  const d = pd.peakShares;
+  const own = d !== undefined && r.gfx !== undefined && d.gfx.includes(r.gfx);
+  const share = !own ? MEM_EFF_AMD : kernel === 'triton' ? d.triton : d.split;
+  const reads = kernel === 'perHead' ? m.heads / (m.kvWidth / (m.attnWidth / m.heads)) : 1;
+  return (r.mem * (share / MEM_EFF_AMD)) / reads;
 }
 
 // Near the ridge a GEMM runs slower than the longer of its weight read and its arithmetic: its time is the cube-norm
@@ -143,14 +175,14 @@ export function unsplitChainSeconds(
   m: ModelFacts,
   fw: FrameworkProfile,
   r: GpuRates,
-  s: { ctx: number; kvBlock?: number; unsplitLayers?: number },
+  s: { ctx: number; kvBlock?: number; unsplitLayers?: number; release?: DecodeRelease },
 ): number {
   const pd = fw.rocmPagedDecode;
   if (!r.rocm || pd === undefined || m.mla || m.attnLayers <= 0 || m.heads <= 0) return 0;
   const block = s.kvBlock ?? pd.defaultBlockSize;
-  const split = rocmSplitDecode(m, pd, s.kvBlock);
   const triton = Math.min(s.unsplitLayers ?? 0, m.attnLayers) * Math.ceil(s.ctx / block);
-  if (split) return triton * CDNA_HBM_LATENCY_S;
+  // The split HIP kernel, and V0's generic kernel (its long contexts in 512-token partitions; its walk not counted).
+  if (rocmDecodeKernel(m, pd, s) !== 'triton') return triton * CDNA_HBM_LATENCY_S;
   const tile = Math.min(block, pd.maxTileTokens);
   return Math.max(m.attnLayers * Math.ceil(s.ctx / tile), triton) * CDNA_HBM_LATENCY_S;
 }
@@ -199,7 +231,10 @@ export function stepCore(
     weightSeconds: number;
     kvBlock?: number;
     unsplitLayers?: number;
+    /** V1's varlen decode entry (a V0 build's kvcache entry splits any layer); absent: not V0 where `release` says. */
     varlen?: boolean;
+    /** The release and loop the decode ran on (rocmDecodeKernel). */
+    release?: DecodeRelease;
     weights?: EstimateOptions['weights'];
     /** The decode is compiled, on a preallocated cache: no per-step copy (FrameworkProfile.kvAppendCopies). */
     compiled?: boolean;
@@ -221,10 +256,16 @@ export function stepCore(
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
   const attention =
     Math.max(
-      tr.kvGpu / kvReadRate(m, fw, r, { kvBlock: s.kvBlock, aiter: tr.aiter }),
+      tr.kvGpu /
+        kvReadRate(m, fw, r, {
+          kvBlock: s.kvBlock,
+          aiter: tr.aiter,
+          ctx: s.ctx,
+          release: s.release,
+        }),
       attnFlops / rate,
       unsplitChainSeconds(m, fw, r, s),
-      unsplitWalkSeconds(m, fw, r, s),
+      unsplitWalkSeconds(m, fw, r, { ...s, varlen: s.varlen ?? s.release?.v0 === false }),
     ) + copy;
   const bound = gemm > s.weightSeconds;
   return {

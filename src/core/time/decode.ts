@@ -715,7 +715,7 @@ export function decodeStepFigures(
     weightSeconds: weightT,
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
-    varlen: t.v0Scheduler !== true, // V1's varlen decode entry (a V0 build's kvcache entry splits any layer)
+    release: { version: t.engineVersion, v0: t.v0Scheduler === true }, // V0 or V1, and the release
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
     compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
   });

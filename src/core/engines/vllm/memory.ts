@@ -24,6 +24,7 @@ import {
   VLLM_ROCM_DECODE_READ,
   VLLM_ROCM_PAGED_DECODE,
   VLLM_ROCM_PREFILL_ATTENTION,
+  VLLM_ROCM_SPLIT_RELEASES,
 } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
@@ -301,8 +302,13 @@ export const VLLM_MEMORY: FrameworkProfile = {
   rocmPrefillAttention: VLLM_ROCM_PREFILL_ATTENTION,
   // On ROCm a decode token's attention runs the HIP paged-attention kernel or, outside its block and head sizes, the
   // Triton kernel that walks each sequence in one program (engines/vllm/rocm-attention.ts).
-  // Those kernels read the KV below the card's stream rate on gfx942 and gfx950 (peakShares).
-  rocmPagedDecode: { ...VLLM_ROCM_PAGED_DECODE, peakShares: VLLM_ROCM_DECODE_READ },
+  // Those kernels read the KV below the card's stream rate on gfx942 and gfx950 (peakShares); the HIP kernel from
+  // v0.6.2 and to a release's longest sequence, V0's generic kernel otherwise (releases).
+  rocmPagedDecode: {
+    ...VLLM_ROCM_PAGED_DECODE,
+    peakShares: VLLM_ROCM_DECODE_READ,
+    releases: VLLM_ROCM_SPLIT_RELEASES,
+  },
   expertParallel: true, // --enable-expert-parallel
   // SpeculativeConfig.method: ngram, eagle3, mtp (vllm/config/speculative.py at 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443).
   speculative: ['eagle3', 'mtp', 'ngram'],

@@ -75,3 +75,31 @@ export const VLLM_ROCM_DECODE_READ: NonNullable<
   split: 0.52, // ll4mi mfma16 + reduce, 64 x 2048 tokens on MI355X, AMD-AGI/AgentKernelArena@3cdf60d5
   triton: 0.54, // vLLM v0.28 Triton unified attention, 32 sequences on MI325X, ROCm/aiter#5415
 };
+
+/**
+ * The vLLM releases whose ROCm decode runs the split HIP kernel (RocmPagedDecode.releases), read in the wheels' Python:
+ *
+ * - v0.6.1's V0 ROCm backend decodes every sequence with `PagedAttention.forward_decode`
+ *   (vllm/attention/backends/rocm_flash_attn.py of the v0.6.1 wheel), the generic paged_attention_v1/v2 kernel ported
+ *   from CUDA; v0.6.2's calls `ops.paged_attention_rocm` where `_use_rocm_custom_paged_attention` allows
+ *   (vllm-project/vllm#8310, "Custom paged attention kernel for rocm", merged after the v0.6.1 tag).
+ * - That check takes `max_seq_len <= 32768` (the batch's longest sequence on V0) in v0.6.2, v0.8.5, v0.9.0 and v0.9.1
+ *   (vllm/platforms/rocm.py `use_rocm_custom_paged_attention` from v0.8), and `max_seq_len <= 128 * 1024` from v0.9.2.
+ *
+ * The generic kernel (csrc/attention/attention_kernels.cu) runs one workgroup for each query head of each sequence
+ * (`head_idx = blockIdx.x`, `kv_head_idx = head_idx / num_queries_per_kv`): each query head's workgroup loads its KV
+ * head's keys and values, so a layer reads its KV bytes once for every query head a KV head serves ("vLLM's current
+ * paged attention kernel does not leverage the benefits of MQA/GQA", vllm-project/vllm#1880). No timing of that kernel
+ * on gfx942 was found: its bytes are read at the split HIP kernel's share (peakShares.split), the kernel written to
+ * replace it on MI300 (ROCm/vllm#22, vllm-project/vllm#8310) taken as the bound of its rate (time/decode-attention.ts
+ * kvReadRate; docs/assumptions.md).
+ */
+export const VLLM_ROCM_SPLIT_RELEASES: NonNullable<
+  NonNullable<FrameworkProfile['rocmPagedDecode']>['releases']
+> = {
+  since: '0.6.2', // ops.paged_attention_rocm in rocm_flash_attn.py of v0.6.2, not v0.6.1; vllm-project/vllm#8310
+  maxSeqLen: [
+    { until: '0.9.2', tokens: 32768 }, // use_rocm_custom_paged_attention, v0.6.2 to v0.9.1 wheels
+    { tokens: 128 * 1024 }, // use_rocm_custom_paged_attention, v0.9.2 and v0.10.1 wheels
+  ],
+};
