@@ -53,6 +53,7 @@ export function techniqueOf(p: Plan): string {
   if (c.pp > 1) parts.push(`PP${c.pp}`);
   // MoE serving: the data-parallel ranks are one engine, experts over all of them (plan/expert-parallel.ts).
   if (c.dpAttention) parts.push(`DP-attention ×${c.dp}${(c.ep ?? 1) > 1 ? `, EP${c.ep}` : ''}`);
+  else if ((c.ep ?? 1) > 1) parts.push(`EP${c.ep}`); // TP + EP: the MoE layers' experts over the TP group
   if (c.speculative) parts.push(`${c.speculative.method} ×${c.speculative.tokens}`);
   parts.push(c.engine);
   return parts.join(', ');

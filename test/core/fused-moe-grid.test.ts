@@ -9,10 +9,16 @@ import { SGLANG_FUSED_MOE_GRID } from '../../src/core/engines/sglang/fused-moe-g
 import { VLLM_FUSED_MOE_GRID } from '../../src/core/engines/vllm/fused-moe-grid.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { exitPrograms, fusedMoeExitSeconds, type GridStep } from '../../src/core/time/moe-grid.js';
+import fc from 'fast-check';
+import {
+  decodeExitSeconds,
+  exitPrograms,
+  fusedMoeExitSeconds,
+  type GridStep,
+} from '../../src/core/time/moe-grid.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
-import type { Framework } from '../../src/schema/estimate.js';
+import { defaultOptions, type EstimateOptions, type Framework } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
 function step(gpu: string, s: Omit<GridStep, 'cc' | 'sms'>): GridStep {
@@ -121,5 +127,71 @@ describe("the fused_moe grid's early-exiting programs", () => {
     // No cost per program on Ampere or Blackwell.
     expect(exitSeconds('qwen3-next-80b-a3b', 'a100-80gb-sxm', s, 'vllm')).toBe(0);
     expect(exitSeconds('qwen3-next-80b-a3b', 'b200', s, 'vllm')).toBe(0);
+  });
+});
+
+// vLLM's TP + EP (--tensor-parallel-size N --enable-expert-parallel, no DP): vllm 0.33.0's Triton experts align the
+// rank's own experts' tokens (ignore_invalid_experts) into a buffer sized for every expert, so the blocks past them
+// return at once, each a whole expert wide (FusedMoeGrid.epAlignsLocal).
+describe("the fused_moe grid's early-exiting programs under TP + EP", () => {
+  const mm = modelFacts(resolveModel('minimax-m2'));
+  const at = (batch: number, ep: number, busiest = 1): GridStep => ({
+    batch,
+    tp: 8,
+    cc: 9,
+    sms: 132,
+    blockFp8: true,
+    uncapped: false,
+    ep,
+    busiest,
+  });
+
+  it('ep 1 (or absent) is the TP grid; at 128 tokens a rank of 32 whole experts leaves more blocks to return', () => {
+    const { ep: _ep, busiest: _b, ...plain } = at(128, 1);
+    expect(exitPrograms(mm, VLLM_FUSED_MOE_GRID, at(128, 1))).toBe(
+      exitPrograms(mm, VLLM_FUSED_MOE_GRID, plain),
+    );
+    // 1,024 slots + 256 x 63 padding = 268 row blocks; TP 8: about 251 experts' blocks live, (3 + 24) column blocks;
+    // EP 8: about 31 of the rank's experts live, (24 + 24) column blocks each a whole expert wide.
+    const tp = exitPrograms(mm, VLLM_FUSED_MOE_GRID, at(128, 1));
+    const ep = exitPrograms(mm, VLLM_FUSED_MOE_GRID, at(128, 8));
+    expect(tp).toBeLessThan(1000);
+    expect(ep).toBeGreaterThan(230 * 48);
+    expect(ep).toBeLessThan(240 * 48);
+  });
+
+  it('property: the busier the rank, the fewer of its row blocks return at once', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 64, max: 512 }), fc.constantFrom(2, 4, 8), (batch, ep) => {
+        const calm = exitPrograms(mm, VLLM_FUSED_MOE_GRID, at(batch, ep, 1));
+        const busy = exitPrograms(mm, VLLM_FUSED_MOE_GRID, at(batch, ep, 1.3));
+        expect(busy).toBeLessThanOrEqual(calm);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it("prices vLLM's TP + EP step on Hopper; not SGLang's (its other ranks' blocks write zeros), nor DP attention", () => {
+    const gpu = findGpu('h200-sxm');
+    const t = defaultTimeOptions(8);
+    const r = gpuRates(gpu, t);
+    const o = (framework: Framework, extra: Partial<EstimateOptions>) => ({
+      ...defaultOptions('inference'),
+      weights: 'fp8' as const,
+      framework,
+      gpus: 8,
+      tp: 8,
+      batch: 128,
+      seq: 2048,
+      ...extra,
+    });
+    const vllm = decodeExitSeconds(mm, o('vllm', { ep: 8 }), t, r, false);
+    // 62 MoE layers x (about 86 programs a SM - the 31.8 timed) x 223 ns: about 0.75 ms a step.
+    expect(vllm).toBeGreaterThan(5e-4);
+    expect(vllm).toBeLessThan(1e-3);
+    expect(decodeExitSeconds(mm, o('sglang', { ep: 8 }), t, r, false)).toBe(0);
+    expect(decodeExitSeconds(mm, o('vllm', { ep: 8, dpAttention: true, tp: 1 }), t, r, false)).toBe(
+      0,
+    );
   });
 });

@@ -42,6 +42,13 @@ export interface EngineProfile {
   cp: boolean;
   /** Expert parallelism for training MoE models (`--ep` with a training method); absent: none. */
   ep?: boolean;
+  /**
+   * Serving MoE models over tensor-parallel attention with the MoE layers expert parallel over the same GPUs (`--tp N
+   * --ep N`, one engine: whole experts per rank): how the engine is told, with its source. The planner offers it only
+   * on engines that have it (plan/expert-parallel.ts); absent, `estimate --ep` still runs where the memory profile has
+   * expertParallel.
+   */
+  tpExpertParallel?: string;
   /** ZeRO stages (FSDP: 2 = SHARD_GRAD_OP, 3 = FULL_SHARD). */
   zero: readonly (0 | 1 | 2 | 3)[];
   /**

@@ -16,7 +16,7 @@ import { engineNames, type Engine } from '../../schema/engine.js';
 import { type MemorySurface } from '../memory/surface.js';
 import { maxSearchedGpus, objectiveConfigs, withObjectiveConfig } from './objective.js';
 import { replicaShares } from './replicas.js';
-import { searchesDpAttention } from './expert-parallel.js';
+import { searchesDpAttention, tpExpertDegrees } from './expert-parallel.js';
 import { SPECULATIVE_MAX_BATCH, searchedSpeculation, withSpeculation } from './speculative.js';
 import {
   type Float8Compute,
@@ -163,8 +163,9 @@ export function baseConfigs(
   const spec = searchedSpeculation(s, arch);
   const withSpec = spec.length > 0 ? withSpeculative(out, spec) : out;
   const withDpa = searchesDpAttention(s, arch) ? withDpAttention(withSpec) : withSpec;
+  const withTpEp = withTpExpertParallel(withDpa, tpExpertDegrees(s, arch, searchedEngines(s)));
   const f8 = float8Searched(s, fp8Cores, fp4Cores);
-  return f8.length > 0 ? withFloat8(withDpa, f8) : withDpa;
+  return f8.length > 0 ? withFloat8(withTpEp, f8) : withTpEp;
 }
 
 /**
@@ -258,6 +259,22 @@ function withDpAttention(bases: BaseConfig[]): BaseConfig[] {
       options: { ...b.options, dpAttention: true },
       idPart: variantId(b, 'dpa-ep'),
     }));
+  });
+}
+
+/**
+ * MoE serving on an engine that offers it (plan/expert-parallel.ts tpExpertDegrees): every plain configuration (a
+ * speculative one too) also with its MoE layers expert parallel over its TP group, one per degree (`ep` = the TP
+ * degree its layouts must have: rows.ts expertLayout), next to its plain one.
+ */
+function withTpExpertParallel(bases: BaseConfig[], degrees: readonly number[]): BaseConfig[] {
+  if (degrees.length === 0) return bases;
+  return withGroupVariants(bases, (run) => {
+    const o = run[0]!.options;
+    if (o.dpAttention || o.gpuLayers !== undefined || o.cpuMoeLayers !== undefined) return [];
+    return degrees.flatMap((ep) =>
+      run.map((b) => ({ options: { ...b.options, ep }, idPart: variantId(b, `tp-ep${ep}`) })),
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
 import { rollsOut } from '../../schema/objectives.js';
 import { NEAR_TIE, rankHours, rankValue } from './context.js';
-import { withExpertGroup } from './expert-parallel.js';
+import { expertChoice, withExpertGroup } from './expert-parallel.js';
 import { modelRepo, type Arch } from '../model/arch.js';
 import { engineOf } from '../engines/engine.js';
 import { BNB_OPTIMIZERS, ENGINE_PROFILES, onEngine } from '../engines/engines.js';
@@ -108,7 +108,7 @@ function choicesOf(
       framework: options.framework,
       // By construction (onEngine) the options read back as the variant's engine.
       engine: engineOf(options),
-      ...(options.dpAttention ? { dpAttention: true, ep: options.ep ?? 1 } : {}),
+      ...(options.dpAttention ? { dpAttention: true, ep: options.ep ?? 1 } : expertChoice(options)),
       ...(options.speculative
         ? {
             speculative: {

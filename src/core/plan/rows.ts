@@ -1,5 +1,5 @@
 /** Rows of the model side: (configuration, layout) pairs with their memory, each checked against engines and quality. */
-import { dpAttentionLayout } from './expert-parallel.js';
+import { expertLayout, runsExpertLayout } from './expert-parallel.js';
 import type { Arch } from '../model/arch.js';
 import {
   ENGINE_PROFILES,
@@ -303,7 +303,7 @@ function forEachRunnable(
       const run = runs.runList[slot + L.shape + (accum > 1 ? 16 : 0)]!;
       if (server > 0 && (L.count < server || L.count + server > maxCount)) continue;
       if (L.count + server < least) continue;
-      if (o.dpAttention && !dpAttentionLayout(arch, L.tp, L.pp, L.dp)) continue;
+      if (!expertLayout(arch, o, L.tp, L.pp, L.dp)) continue;
       at.count = L.count + server;
       at.tp = L.tp;
       at.pp = L.pp;
@@ -472,6 +472,7 @@ function engineRunners(
     const vi = candidates[k]!;
     const v = variants[vi]!;
     if (base.kvCacheDtype === 'fp8' && !searchesFp8Kv(v.engine)) continue; // searched where the engine's kernels table has one
+    if (!runsExpertLayout(v.engine, base)) continue; // TP + EP on engines that offer it
     probe.optimizerInBackward = v.optimizerInBackward;
     probe.liger = v.liger;
     probe.tiledMlp = v.tiledMlp;

@@ -145,7 +145,8 @@ export interface PlanChoices {
   quantFormat?: KernelName | null;
   /**
    * MoE serving with DP attention: the data-parallel ranks are one engine, its MoE layers expert parallel over
-   * `ep` GPUs (tp x dp); absent for every other plan.
+   * `ep` GPUs (tp x dp). `ep` alone: tensor-parallel attention with the MoE layers expert parallel over the TP group
+   * (ep = tp, vLLM --enable-expert-parallel). Absent for every other plan.
    */
   dpAttention?: true;
   ep?: number;

@@ -25,6 +25,14 @@ export interface FusedMoeGrid {
    * min(len(sorted_token_ids), M x topk x BLOCK_SIZE_M)` when M < BLOCK_SIZE_M), in every build. Absent: no such cap.
    */
   smallBatchRowCap?: boolean;
+  /**
+   * Under expert parallelism within one TP group (no DP: EP = TP) the alignment counts only the rank's own experts'
+   * tokens into a buffer still sized for every expert, so the row blocks past them exit like padding ones, each as
+   * wide as a whole expert: vllm 0.33.0 `experts/triton_moe.py` passes `ignore_invalid_experts` whenever an
+   * `expert_map` is set (no LoRA), and `moe_align_block_size` sizes `sorted_token_ids` by the global `num_experts`.
+   * Absent: such steps' grid is not priced (SGLang's Triton MoE writes zeros for the other ranks' experts instead).
+   */
+  epAlignsLocal?: boolean;
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
 }

@@ -24,6 +24,7 @@ import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import type { FusedMoeGrid } from './moe-grid-types.js';
+import { busiestRankFactor } from './expert-balance.js';
 
 /** One step's batch and GPU as the grid reads them. */
 export interface GridStep {
@@ -35,6 +36,12 @@ export interface GridStep {
   blockFp8: boolean;
   /** The build sizes the buffer for every expert at any batch (before the small-batch cap). */
   uncapped: boolean;
+  /**
+   * Expert-parallel ranks of one TP group (FusedMoeGrid.epAlignsLocal; absent or 1: none) and the busiest rank's
+   * distinct experts over the mean rank's (expert-balance.ts busiestRankFactor): its blocks are the live ones.
+   */
+  ep?: number;
+  busiest?: number;
 }
 
 /** The early-exiting programs of one MoE layer's two fused_moe GEMMs at `batch` tokens. */
@@ -50,11 +57,15 @@ export function exitPrograms(m: ModelFacts, g: FusedMoeGrid, s: GridStep): numbe
   // vLLM launches at most M x topk row blocks below BLOCK_SIZE_M tokens (FusedMoeGrid.smallBatchRowCap).
   const cap = g.smallBatchRowCap === true && s.batch < tile.m ? slots : Infinity;
   const rowBlocks = Math.min(Math.ceil(padded / tile.m), cap);
-  // Row blocks with tokens: each distinct routed expert's tokens in whole blocks (E(1 - (1 - k/E)^B) experts hit).
-  const distinct = m.experts * (1 - Math.pow(1 - m.topK / m.experts, s.batch));
-  const live = Math.min(rowBlocks, distinct * Math.ceil(slots / distinct / tile.m));
-  // w13's N is the gate and up projections of this GPU's expert shard (one of them ungated), w2's the hidden size.
-  const width = m.expertFfn / s.tp;
+  // Row blocks with tokens: each distinct routed expert's tokens in whole blocks (E(1 - (1 - k/E)^B) experts hit); under
+  // expert parallelism the busiest rank's own experts and their share of the slots (FusedMoeGrid.epAlignsLocal).
+  const ep = s.ep ?? 1;
+  const hit = m.experts * (1 - Math.pow(1 - m.topK / m.experts, s.batch));
+  const distinct = ep > 1 ? Math.min(m.experts / ep, (hit / ep) * (s.busiest ?? 1)) : hit;
+  const live = Math.min(rowBlocks, distinct * Math.ceil(slots / ep / distinct / tile.m));
+  // w13's N is the gate and up projections of this GPU's expert shard (one of them ungated; a whole expert under expert
+  // parallelism), w2's the hidden size.
+  const width = m.expertFfn / (ep > 1 ? 1 : s.tp);
   const columns = Math.ceil(((m.gated ? 2 : 1) * width) / tile.n) + Math.ceil(m.hidden / tile.n);
   return Math.max(0, rowBlocks - live) * columns;
 }
@@ -77,8 +88,10 @@ export function fusedMoeExitSeconds(m: ModelFacts, fw: FrameworkProfile, s: Grid
  * A decode step's early-exiting fused_moe programs (fusedMoeExitSeconds) where the engine runs the experts through
  * the Triton fused_moe: 16-bit experts on that path (`triton16`, decode.ts moeLayersSeconds) or block-scaled FP8 ones
  * (block-fp8.ts runsBlockFp8Path), at the step's routed batch (a replayed graph's padded rows are routed too,
- * graph-step.ts routedBatch). Not with expert parallelism or DP attention: their programs for other ranks' experts
- * write zeros (`off_experts == -1`) and their tokens are gathered, neither priced here.
+ * graph-step.ts routedBatch). With expert parallelism within one TP group where the engine aligns the rank's own
+ * experts only (FusedMoeGrid.epAlignsLocal: vLLM), at whole-expert width with the busiest rank's blocks live. Not with
+ * DP attention, nor expert parallelism elsewhere: SGLang's programs for other ranks' experts write zeros (`off_experts
+ * == -1`) and DP attention's tokens are gathered, neither priced here.
  */
 export function decodeExitSeconds(
   m: ModelFacts,
@@ -89,7 +102,9 @@ export function decodeExitSeconds(
 ): number {
   const fw = FRAMEWORKS[o.framework];
   const blockFp8 = runsBlockFp8Path(m.arch, o, r.cc);
-  if ((!triton16 && !blockFp8) || (o.ep ?? 1) > 1 || o.dpAttention === true || r.rocm) return 0;
+  const ep = o.ep ?? 1;
+  if ((!triton16 && !blockFp8) || o.dpAttention === true || r.rocm) return 0;
+  if (ep > 1 && fw.fusedMoeTile16?.grid?.epAlignsLocal !== true) return 0;
   const batch = routedBatch(o, t, r, o.batch);
   const uncapped = t.moeAlignUncapped === true;
   return fusedMoeExitSeconds(m, fw, {
@@ -99,6 +114,8 @@ export function decodeExitSeconds(
     sms: r.sms ?? 0,
     blockFp8,
     uncapped,
+    ep,
+    busiest: busiestRankFactor(m, o, batch),
   });
 }
 

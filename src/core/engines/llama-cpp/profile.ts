@@ -16,6 +16,7 @@ export const LLAMA_CPP_PROFILE: EngineProfile = {
   // without overlap for one sequence (common/arg.cpp at 145b6280); row split (tensor-parallel-like) not searched.
   tp: false,
   pp: true,
+  tpExpertParallel: undefined, // no expert parallelism (its memory profile's expertParallel is false)
   // GGUF files only (convert_hf_to_gguf.py + llama-quantize); f16 GGUF is the 16-bit case. MXFP4: the GGUF of a
   // checkpoint that ships MXFP4 experts (gpt-oss; convert_hf_to_gguf.py GptOssModel.repack_mxfp4 writes them as
   // GGML_TYPE_MXFP4), searched only there (plan/candidates.ts offers MXFP4 where the checkpoint ships it).

@@ -16,6 +16,9 @@ export const SGLANG_PROFILE: EngineProfile = {
   baseWeights: ['bf16', 'fp16', 'fp8', 'int8', 'int4', 'mxfp4', 'nvfp4'],
   attention: ['flash', 'sdpa'],
   rules: SGLANG_RULES,
+  // --tp N --ep-size N runs (ServerArgs.ep_size), but the planner offers TP + EP on vLLM only: SGLang's layout
+  // (the Triton MoE's expert-id remap, extend-kernels.ts) was not read against its release here.
+  tpExpertParallel: undefined,
   // On ROCm its prefill attention kernels (rocmPrefillAttention) were not read, where vLLM's are
   // (engines/sglang/memory.ts): its time there is short by what they cost.
   timeUnread: ['rocm'],

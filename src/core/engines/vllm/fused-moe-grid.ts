@@ -27,5 +27,6 @@ export const VLLM_FUSED_MOE_GRID: FusedMoeGrid = {
   },
   alignExtraExperts: 0, // moe_align_block_size.py: num_experts * (block_size - 1)
   smallBatchRowCap: true, // invoke_fused_moe_kernel: EM = min(len(sorted_token_ids), M x top_k x BLOCK_SIZE_M)
+  epAlignsLocal: true, // vllm 0.33.0 experts/triton_moe.py: ignore_invalid_experts=skip_invalid (expert_map set)
   exitProgram: { hopper: SGLANG_FUSED_MOE_GRID.exitProgram.hopper },
 };

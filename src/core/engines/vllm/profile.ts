@@ -17,6 +17,12 @@ export const VLLM_PROFILE: EngineProfile = {
   tp: true,
   pp: true,
   cp: false,
+  // --tensor-parallel-size N --enable-expert-parallel: FusedMoEParallelConfig.make gives ep_size = tp x dp and tp_size 1
+  // ("TP = 2, DP(PCP) = 1 and EP = True ... The experts are split between the 2 devices"); with dp 1 no all-to-all runs
+  // (use_all2all_kernels needs dp_size > 1) and the layer's output is all-reduced over the TP group as under plain TP
+  // (runner/moe_runner.py _maybe_reduce_final_output): the vllm 0.33.0 wheel's model_executor/layers/fused_moe/.
+  tpExpertParallel:
+    '--tensor-parallel-size N --enable-expert-parallel (vllm 0.33.0 model_executor/layers/fused_moe/config.py FusedMoEParallelConfig.make: ep_size = tp x dp)',
   zero: [0],
   offload: {},
   fullWeights: [],
