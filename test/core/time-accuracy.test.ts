@@ -1270,8 +1270,9 @@ const FIELD_BARS = {
   // LFM2.5-1.2B-Instruct bf16 under an SGLang source build (0.0.0.dev1+g631db6c75) on Modal, random 1024/1024, mean TPOT:
   // one request in flight H100 +43.3%, H200 +83.2%, B200 +20.8%; 100 in flight +73.9%, +33.4%, -45.6%. With SGLang's
   // serial loop for LFM2 under the radix cache (engines/sglang/memory.ts serialLoopModelTypes), one request in flight
-  // -10.4%, +6.2%, -35.9%.
-  'sgllfm25 kind:serving engine:sglang': { count: 6, median: 0.347, p90: 0.739 },
+  // -10.4%, +6.2%, -35.9%. With that loop's per-request host work in series (serialLoopSeqHostSeconds, the sglang==0.5.6
+  // scheduler timed on a CPU): 100 in flight +29.1%, +7.0%, -52.8%; one request -11.0%, +5.5%, -36.4%.
+  'sgllfm25 kind:serving engine:sglang': { count: 6, median: 0.201, p90: 0.529 },
   // Nemotron-3-Nano-30B-A3B FP8 (per-tensor) on one H200 under vLLM main of late July 2026, 60 ShareGPT prompts one at
   // a time with 300-token answers, output throughput: -1.6%.
   'vllm50040 kind:serving engine:vllm': { count: 1, median: 0.016, p90: 0.016 },
