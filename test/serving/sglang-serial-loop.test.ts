@@ -1,6 +1,7 @@
 // SGLang turns its overlap scheduler off for LFM2's short-conv hybrids while the radix cache is on (mamba no_buffer:
 // sglang==0.5.23 arg_groups/overrides.py _mamba_radix_cache_resolution): each decode step then adds the serial
 // scheduler's host work; with the cache off (no --prefix-cache) or for a plain transformer it stays overlapped.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { SGLANG_MEMORY } from '../../src/core/engines/sglang/memory.js';
@@ -54,6 +55,22 @@ describe("SGLang's serial loop for LFM2 under the radix cache", () => {
       // stepSeconds is rounded to the microsecond.
       expect(Math.abs(current - older - want), `batch ${batch}`).toBeLessThan(1.5e-6);
     }
+  });
+
+  it('never shortens the serial loop step as running requests are added, nor below the older serial step', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 255 }), (batch) => {
+        const step = tpot('lfm2-1.2b', { 'prefix-cache': 0, batch });
+        const more = tpot('lfm2-1.2b', { 'prefix-cache': 0, batch: batch + 1 });
+        const older = tpot('lfm2-1.2b', { 'prefix-cache': 0, batch }, (t) => ({
+          ...t,
+          serialScheduler: true,
+        }));
+        expect(more).toBeGreaterThanOrEqual(step);
+        expect(step).toBeGreaterThanOrEqual(older);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('leaves a plain transformer overlapped under the radix cache', () => {
