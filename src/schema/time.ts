@@ -82,6 +82,12 @@ export interface TimeOptions {
    */
   serialScheduler?: boolean;
   /**
+   * That serial loop is the one the engine's current release runs for the model type (FrameworkProfile
+   * .serialLoopModelTypes): its per-request host work a step is the current release's (serialLoopSeqHostSeconds)
+   * instead of serialSeqHostSeconds. Set with serialScheduler by time/estimate-time.ts serialLoopOptions; no flag sets it.
+   */
+  serialLoop?: boolean;
+  /**
    * The serving engine ran its pre-V1 loop (vLLM's V0 engine, the default before v0.8): each decode step adds the
    * engine's v0StepHostSeconds plus v0SeqHostSeconds per sequence instead of serialStepHostSeconds. No flag sets it;
    * `validate --throughput` does for published rows measured on such versions (their `scheduler`: 'v0').

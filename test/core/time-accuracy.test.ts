@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -453,8 +453,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (1140: 1126 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1141);
+  it('scores every scorable case (1145: 1131 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1146);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -859,6 +859,8 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^recipesglmv-/, 'recipesglmv'],
   [/^recipesdsv3-/, 'recipesdsv3'],
   [/^ixblog-/, 'ixblog'],
+  [/^nanovllm-/, 'nanovllm'],
+  [/^inferencelab-/, 'inferencelab'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1272,8 +1274,9 @@ const FIELD_BARS = {
   // LFM2.5-1.2B-Instruct bf16 under an SGLang source build (0.0.0.dev1+g631db6c75) on Modal, random 1024/1024, mean TPOT:
   // one request in flight H100 +43.3%, H200 +83.2%, B200 +20.8%; 100 in flight +73.9%, +33.4%, -45.6%. With SGLang's
   // serial loop for LFM2 under the radix cache (engines/sglang/memory.ts serialLoopModelTypes), one request in flight
-  // -10.4%, +6.2%, -35.9%.
-  'sgllfm25 kind:serving engine:sglang': { count: 6, median: 0.347, p90: 0.739 },
+  // -10.4%, +6.2%, -35.9%. With that loop's per-request host work in series (serialLoopSeqHostSeconds, the sglang==0.5.6
+  // scheduler timed on a CPU): 100 in flight +29.1%, +7.0%, -52.8%; one request -11.0%, +5.5%, -36.4%.
+  'sgllfm25 kind:serving engine:sglang': { count: 6, median: 0.201, p90: 0.529 },
   // Nemotron-3-Nano-30B-A3B FP8 (per-tensor) on one H200 under vLLM main of late July 2026, 60 ShareGPT prompts one at
   // a time with 300-token answers, output throughput: -1.6%.
   'vllm50040 kind:serving engine:vllm': { count: 1, median: 0.016, p90: 0.016 },
@@ -1455,11 +1458,18 @@ const FIELD_BARS = {
   // scored before any change; +5.8%, +14.3%, -26.1% with vLLM's TP + EP fused_moe blocks past the rank's own experts
   // timed as early-exiting programs (FusedMoeGrid.epAlignsLocal).
   'ixblog kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.262 },
+  // aerlabsAI/nano-vllm's vLLM 0.15.1 sweep on an RTX 3060 12GB: Qwen3-0.6B and Qwen2.5-3B-Instruct, 20 prompts of about
+  // 4,200 tokens in and 520 out sent at a Poisson 1 a second, --max-num-seqs 16, scored by the run's duration and its
+  // mean TPOT, before any change: +18.7%, +12.5% (durations), +21.6%, +3.3% (TPOT).
+  'nanovllm kind:serving engine:vllm': { count: 4, median: 0.157, p90: 0.216 },
+  // hackertron/inference-lab: Qwen3-1.7B under vLLM 0.30.0 --enforce-eager on an RTX 3060 Ti, 2 in flight, mean TPOT
+  // 14.77 ms: +33.7% (scored before any change).
+  'inferencelab kind:serving engine:vllm': { count: 1, median: 0.337, p90: 0.337 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 657 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(658);
+  it('scores the 662 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(663);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1786,8 +1796,9 @@ const ENGINE_BARS = {
   // Inference Cookbook's six MI325X closed loops (Llama-3.1-405B FP8 and Qwen3-VL-235B BF16, -26.9..+49.9%, scored before
   // any change): 381 rows, 11.6% / 48.8%; 11.6% / 48.3% with V0's generic ROCm decode kernel priced by release. With six
   // TP + expert-parallel rows (vllm-project/recipes GLM-V.md and DeepSeek-V3.md, the InferenceX blog's MiniMax-M2.5
-  // tables: -24.9..+34.9%, scored before any change): 387 rows.
-  'serving engine:vllm': { count: 387, median: 0.121, p90: 0.52 },
+  // tables: -24.9..+34.9%, scored before any change): 387 rows. With aerlabsAI/nano-vllm's four RTX 3060 rows
+  // (+3.3..+21.6%) and hackertron/inference-lab's eager RTX 3060 Ti row (+33.7%), scored before any change: 392 rows.
+  'serving engine:vllm': { count: 392, median: 0.121, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1871,7 +1882,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-)/;
+      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

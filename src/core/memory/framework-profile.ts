@@ -401,6 +401,12 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    */
   serialSeqHostSeconds?: number;
   /**
+   * Host work per running sequence per decode step in series with the GPU where the current release runs its serial
+   * loop for a model type (serialLoopModelTypes, TimeOptions.serialLoop), seconds; in place of serialSeqHostSeconds,
+   * which prices the older releases' serial scheduler. Absent: serialSeqHostSeconds.
+   */
+  serialLoopSeqHostSeconds?: number;
+  /**
    * Host work a decode step (asyncSeqHostSeconds: per running request, added) of an engine overlapping its scheduler
    * with the GPU (scheduling, input preparation, the tokens' output); the step takes the longer of the GPU's work and
    * this (piecewise graphs' eager calls on top), seconds; absent 0; not with TimeOptions.serialScheduler/v0Scheduler.

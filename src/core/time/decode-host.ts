@@ -501,11 +501,14 @@ export function prefillWaitsForStep(m: ModelFacts, o: EstimateOptions, cc: numbe
 }
 
 /**
- * A serial scheduler's host work per running request and decode step: the engine's (serialSeqHostSeconds), and
+ * A serial scheduler's host work per running request and decode step: the engine's (serialSeqHostSeconds, or
+ * serialLoopSeqHostSeconds where the current release runs its serial loop for the model: TimeOptions.serialLoop), and
  * its hybrid KV layout's for each further KV-cache group the model's layers make (kv-layout.ts kvCacheGroups).
  */
-export function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile): number {
+export function serialSeqSeconds(m: ModelFacts, fw: FrameworkProfile, t: TimeOptions): number {
   const perGroup = fw.cacheLayout?.hybridPages?.groupSeqHostSeconds ?? 0;
   const further = perGroup > 0 ? kvCacheGroups(m.arch) - 1 : 0;
-  return (fw.serialSeqHostSeconds ?? 0) + perGroup * further;
+  const own =
+    (t.serialLoop ? fw.serialLoopSeqHostSeconds : undefined) ?? fw.serialSeqHostSeconds ?? 0;
+  return own + perGroup * further;
 }

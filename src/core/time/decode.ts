@@ -727,7 +727,7 @@ export function decodeStepFigures(
   const hostT =
     hostLayerSeconds(tr, B, r) +
     loop * (fw.stepHostSeconds ?? 0) +
-    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + serialSeqSeconds(m, fw) * B : 0) +
+    (t.serialScheduler ? (fw.serialStepHostSeconds ?? 0) + serialSeqSeconds(m, fw, t) * B : 0) +
     v0.serial +
     loop * (fw.seqHostSeconds ?? 0) * B;
   // The MoE layers' fused-expert calls at small batch, beyond their bytes and gaps (moe-call.ts).

@@ -380,7 +380,7 @@ export function serialLoopOptions(m: ModelFacts, o: EstimateOptions, t: TimeOpti
   const types = FRAMEWORKS[o.framework].serialLoopModelTypes;
   const serial =
     o.prefixCacheFraction !== undefined && !o.speculative && types?.includes(m.modelType) === true;
-  return serial && !t.serialScheduler ? { ...t, serialScheduler: true } : t;
+  return serial && !t.serialScheduler ? { ...t, serialScheduler: true, serialLoop: true } : t;
 }
 
 /** The burst's rounded figures (its duration kept whole: the figure validate scores). */

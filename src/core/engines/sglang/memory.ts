@@ -245,6 +245,11 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // no_buffer with disable_overlap_schedule; mamba_hook.py validate_mamba_no_buffer asserts it). Qwen3-Next has
   // extra_buffer there; 0.5.6 turned its overlap off under the radix cache (server_args.py, Qwen3NextForCausalLM).
   serialLoopModelTypes: ['lfm2', 'lfm2_moe'],
+  // That loop (event_loop_normal, managers/scheduler.py, sglang==0.5.6) runs the overlapped loop's per-request code,
+  // get_next_batch_to_run (prepare_for_decode) before the forward and process_batch_result_decode after the sampled
+  // tokens' copy, with the GPU idle between: each running request's share in series a step. The pre-v0.4 scheduler
+  // of the `scheduler: serial` rows ran other code, not timed: no per-request figure for it (serialSeqHostSeconds).
+  serialLoopSeqHostSeconds: 15.5e-6, // https://pypi.org/project/sglang/0.5.6/ scheduler timed on a CPU (asyncSeqHostSeconds' fixture)
   // DeepSeek-V3/R1's MLA layers, shared experts and block-FP8 activations as their own kernels, counted for the path
   // SGLang takes on SM100, and its MLA layer on gfx942 (engines/sglang/decode-kernels.ts); not counted elsewhere.
   decodeFeatureKernels: sglangDecodeFeatureKernels,
