@@ -1396,7 +1396,7 @@ const FIELD_BARS = {
   // ShareGPT loops of 4 (-0.3..+6.0%), random 2K/4K bursts of 500 on one card (-8.1..+12.6%) and over TP 2 with async
   // scheduling (+54.6%, +52.2%), 32K bursts of 100 (+29.8%, +41.3%), scored before any change (docs/time-model.md "A fourth
   // mainstream sample").
-  'gpsoss120 kind:serving engine:vllm': { count: 12, median: 0.077, p90: 0.523 },
+  'gpsoss120 kind:serving engine:vllm': { count: 12, median: 0.077, p90: 0.624 },
   // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
   'wmx kind:serving engine:vllm': { count: 6, median: 0.076, p90: 0.095 },
@@ -1422,7 +1422,7 @@ const FIELD_BARS = {
   'llminfbench kind:serving engine:vllm': { count: 12, median: 0.206, p90: 0.721 },
   // vllm-project/vllm#30326: gpt-oss-120b over TP 8 on 8x H200, 40 requests of 1024 in and out at 8 in flight, the build
   // before vllm-project/vllm#29708: +11.3% (scored before any change).
-  'vllm30326 kind:serving engine:vllm': { count: 1, median: 0.113, p90: 0.113 },
+  'vllm30326 kind:serving engine:vllm': { count: 1, median: 0.114, p90: 0.114 },
   // dstackai/benchmarks amd/tgi_vs_vllm: Llama 3.1 405B BF16 over TP 8 on 8x MI300X, vLLM 0.6.3.dev116 (V0), one request
   // of 16K, 32K, 64K and 128K tokens: +109.7%, +112.6%, +121.8%, +162.1% (scored before any change); +34.9%, +38.3%,
   // +47.3%, +81.3% with V0's decode steps past max_seq_len_to_capture run eagerly (FrameworkProfile.v0GraphMaxSeqLen);

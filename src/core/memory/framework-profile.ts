@@ -654,6 +654,12 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    */
   rocmPrefillAttention?: { peakShare: number };
   /**
+   * Time: whether the engine's prefill attention on an NVIDIA GPU of compute capability `cc` skips the key tiles left
+   * of a sliding-window layer's window, so such a layer's queries attend at most the window (time/prefill-attention.ts
+   * prefillAttentionFlops). Absent, or false: every layer's queries attend the whole causal prefix.
+   */
+  prefillWindowSkip?: (cc: number) => boolean;
+  /**
    * Time: a decode step's attention on an AMD GPU (ROCm): the paged cache's block sizes, head sizes and query heads a
    * KV head (at most) the engine's split-context HIP kernel takes, the cache's block size where none is given, and the
    * most tokens a tile of the fallback Triton kernel, which runs one program a sequence and KV head and walks its

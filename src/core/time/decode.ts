@@ -13,7 +13,7 @@ import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
 import { prefillExpertGemmRate } from './fp4-bf16-moe.js';
-import { prefillAttentionRate } from './prefill-attention.js';
+import { prefillAttentionFlops, prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
 import { mxfp4ExpertPadFactor, mxfp4MarlinFrom10 } from './mxfp4-pad.js';
@@ -549,7 +549,7 @@ export function prefillGpuSeconds(
   tokens: number,
   seqs: number,
 ): number {
-  const attnFlops = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
+  const attnFlops = prefillAttentionFlops(m, o, r, tokens, seqs);
   const attnRate = prefillAttentionRate(o, r, tr.q);
   const flops =
     (2 * (m.active - embedOnly(m)) * tokens * seqs + m.recurrentFlopsPerToken * tokens * seqs) /

@@ -3,6 +3,7 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat } from '../../schema/time.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
 
 /**
  * The rate (FLOP/s) of a prefill's attention where the engine runs a kernel of its own for it, or 0 (the prefill's
@@ -23,4 +24,29 @@ export function prefillAttentionRate(
   if (ra !== undefined && r.rocm) return ra.peakShare * r.peak16;
   // W8A8 linears beside a 16-bit cache: FlashAttention multiplies the 16-bit query and cache at the 16-bit rate.
   return q === 'cutlass' && o.kvCacheDtype !== 'fp8' ? r.gemm16 : 0;
+}
+
+/**
+ * A prefill's attention FLOPs per GPU: `seqs` prompts of `tokens` tokens, each query attending the keys at or before it
+ * (tokens^2 / 2 pairs a layer, QK^T and PV at 2 x 2 x head width FLOPs a pair). Where the engine's prefill kernel skips
+ * the key tiles left of a sliding-window layer's window (FrameworkProfile.prefillWindowSkip), that layer's query i
+ * attends min(i, w) keys: tokens x w - w^2 / 2 pairs once the prompt passes the window, (tokens - w)^2 / 2 fewer.
+ */
+export function prefillAttentionFlops(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: Pick<GpuRates, 'cc' | 'rocm'>,
+  tokens: number,
+  seqs: number,
+): number {
+  const causal = (2 * m.attnLayers * tokens * tokens * m.attnWidth * seqs) / o.tp;
+  const skip = FRAMEWORKS[o.framework].prefillWindowSkip;
+  if (skip === undefined || r.rocm || !skip(r.cc)) return causal;
+  // Squared tokens past the window, summed over the sliding-window layers.
+  let beyond = 0;
+  for (const g of m.arch.groups) {
+    if (g.name !== 'decoder' || g.recurrent || g.slidingWindow === null) continue;
+    beyond += g.count * Math.max(0, tokens - g.slidingWindow) ** 2;
+  }
+  return causal - (2 * beyond * m.attnWidth * seqs) / o.tp;
 }

@@ -298,6 +298,16 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // over a 262,144-token cache: 8.44e14 FLOP in 666.3 ms, 1.27 PFLOPS, 0.28 of the 4.5 PFLOPS 8-bit peak
   // (benchmarks/kernels/benchmark_trtllm_prefill_attention.py output in vllm-project/vllm#25998).
   fp8KvPrefillAttention: { cc: 10, peakShare: 0.28 }, // vllm-project/vllm#25998
+  // A sliding-window layer's prefill skips the key tiles left of its window on 8.x and 9.x. FLASH_ATTN (FlashAttention
+  // 2 on 8.x, FA3 on 9.x, gpt-oss's sinks included there): FlashAttentionImpl passes window_size = (sliding_window - 1,
+  // 0) (vllm/v1/attention/backends/flash_attn.py) and the kernel starts each query block's key loop at the window's left
+  // edge (n_block_min in Dao-AILab/flash-attention@0142ff05 csrc/flash_attn/src/flash_fwd_kernel.h
+  // compute_attn_1rowblock; FA3's get_n_block_min_max takes window_size_left, hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp).
+  // Sinks off 9.x take the Triton backend, whose kernel_unified_attention_2d prunes the tiles outside the window since
+  // vllm-project/vllm#24390 (merged 2025-09-07, "GPT-OSS + triton attention backend was spending equal amount of time
+  // between global and local attention"; v0.10.1's walked every block, engines/vllm/piecewise.ts). 10.x's FlashInfer
+  // and TRT-LLM prefill were not read.
+  prefillWindowSkip: (cc) => Math.floor(cc) === 8 || Math.floor(cc) === 9,
   // On ROCm a prompt's attention runs a Triton kernel over the paged cache (engines/vllm/rocm-attention.ts).
   rocmPrefillAttention: VLLM_ROCM_PREFILL_ATTENTION,
   // On ROCm a decode token's attention runs the HIP paged-attention kernel or, outside its block and head sizes, the
