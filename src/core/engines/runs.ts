@@ -97,6 +97,11 @@ export interface EngineRuns {
    */
   float8Runs?: Partial<Record<Float8Compute, string>>;
   /**
+   * Where the engine's own hardware check refuses its FP8 recipe on a GPU whose FP8 kernels exist
+   * (kernels/float8.ts float8Refusal passes it): why, with its source, or null. Estimate only.
+   */
+  float8Gpu?: (compute: Float8Compute, cc: string | null | undefined) => string | null;
+  /**
    * A layout the engine runs that places this model as another layout does: rewrites `o` to that layout and says
    * what is estimated and why (with its source), or null where it does not apply. Estimate only.
    */
