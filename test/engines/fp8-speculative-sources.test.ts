@@ -68,6 +68,22 @@ describe('FP8 training refusals that stand cite what the engine runs', () => {
     }
     expect(refusal({ framework: 'litgpt', method: 'full' })).toBeNull();
   });
+  it('a bitsandbytes optimizer refused under sharding cites the optimizer set, not FP8, whatever --compute says', () => {
+    const flags = {
+      framework: 'litgpt',
+      method: 'full',
+      optimizer: 'adamw-8bit',
+      gpus: 4,
+      zero: 3,
+      checkpointing: 'full',
+    };
+    for (const compute of ['bf16', 'fp8']) {
+      const why = refusal({ ...flags, compute })!;
+      expect(why, compute).toMatch(/^litgpt no adamw-8bit under sharding \(/);
+      expect(why, compute).toMatch(/litgpt\/utils\.py\)$/);
+      expect(why, compute).not.toMatch(/FP8|transformer-engine/);
+    }
+  });
   it('torchtune: no v0.6.1 recipe converts to FP8 (enable_fp8_training came after the tag)', () => {
     const why = refusal({ framework: 'torchtune', method: 'full', compute: 'fp8' })!;
     expect(why).toMatch(/v0\.6\.1\/recipes\/full_finetune_distributed\.py/);

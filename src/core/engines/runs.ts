@@ -12,7 +12,7 @@ import {
   type Float8Compute,
 } from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
-import { refusesShardedQuantized, type EngineProfile } from './profile.js';
+import { refusesShardedBnb, refusesShardedQuantized, type EngineProfile } from './profile.js';
 
 /** The profile sets a refusal can come from (the source a refusal cites is the set's). */
 export type RunsSet =
@@ -165,6 +165,8 @@ export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): Ru
   if (!p.optimizers.includes(o.optimizer)) return 'optimizers';
   // A host step for an optimizer the engine runs on the GPU only is its offload layout's.
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer)) return 'parallel';
+  // A bitsandbytes optimizer over sharded ranks: the optimizer's (checked before FP8, as engineRejects does).
+  if (refusesShardedBnb(p, o, dp)) return 'optimizers';
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
   if (o.optimizerInBackward && !p.optimizerInBackward) return 'optimizerInBackward';
   return 'other';
