@@ -1,10 +1,12 @@
-// FP8 training and speculative decoding as the engines themselves run or refuse them: Unsloth's float8_training
-// hardware check (unsloth 2026.10.9 models/float8_training.py), LitGPT's --precision transformer-engine through
-// Lightning 2.6.5's Fabric, torchtune v0.6.1's recipes, and llama-server's draft-model-only speculation.
+// What the engines themselves run or refuse, read in their sources: Unsloth's float8_training hardware check
+// (unsloth 2026.10.9 models/float8_training.py), LitGPT's --precision transformer-engine through Lightning 2.6.5's
+// Fabric, torchtune v0.6.1's recipes, llama-server's draft-model-only speculation, and DeepSpeed AutoTP under the
+// Trainer (transformers 5.14.1 integrations/deepspeed.py, deepspeed 0.19.8 module_inject/auto_tp.py).
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { float8GpuRefusal } from '../../src/core/engines/engines-runs.js';
+import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
@@ -120,5 +122,40 @@ describe('speculative decoding on llama.cpp', () => {
     const dp = { ...serve, gpus: 2, 'dp-attention': true, speculative: 'eagle3' };
     const od = withEngineDefaults(optionsFromFlags(dp), dp);
     expect(engineRefusal(llama, od, dp)).toMatch(/no expert parallelism or DP attention/);
+  });
+});
+
+describe('tensor parallelism on hf-deepspeed (DeepSpeed AutoTP)', () => {
+  const full = {
+    framework: 'hf-deepspeed',
+    method: 'full',
+    gpus: 8,
+    zero: 3,
+    checkpointing: 'full',
+    seq: 4096,
+  };
+  it('estimates a full fine-tune over TP x ZeRO with a note naming autotp_size and its sources', () => {
+    const tp2 = checks(llama, { ...full, tp: 2 }, 'h100-sxm');
+    const notes = tp2.run().join('\n');
+    expect(notes).toMatch(
+      /--tp 2 on hf-deepspeed is DeepSpeed AutoTP \(tensor_parallel\.autotp_size 2/,
+    );
+    expect(notes).toMatch(/integrations\/deepspeed\.py deepspeed_init/);
+    expect(notes).toMatch(/deepspeed\/module_inject\/auto_tp\.py:405-470/);
+    const e2 = buildEstimate(llama, tp2.o, findGpu('h100-sxm'));
+    const e1 = buildEstimate(llama, checks(llama, full, 'h100-sxm').o, findGpu('h100-sxm'));
+    expect(Number.isFinite(e2.time!.stepSeconds)).toBe(true);
+    // The split linears' activations and the per-rank matmuls shrink; ZeRO-3 already splits the weights.
+    expect(e2.time!.stepSeconds).toBeLessThan(e1.time!.stepSeconds);
+  });
+  it('refuses LoRA and QLoRA over AutoTP naming the rule and auto_tp.py; the launcher still writes no TP', () => {
+    for (const method of ['lora', 'qlora']) {
+      const flags = { ...full, method, tp: 2, zero: 2 };
+      const o = withEngineDefaults(optionsFromFlags(flags), flags);
+      const why = engineRefusal(llama, o, flags)!;
+      expect(why, method).toMatch(/rule deepspeed-autotp-adapters/);
+      expect(why, method).toMatch(/auto_tp\.py#L405-L470/);
+    }
+    expect(ENGINE_PROFILES['hf-deepspeed'].tp).toBe(false);
   });
 });
