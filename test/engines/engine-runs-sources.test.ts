@@ -158,6 +158,15 @@ describe('tensor parallelism on hf-deepspeed (DeepSpeed AutoTP)', () => {
     }
     expect(ENGINE_PROFILES['hf-deepspeed'].tp).toBe(false);
   });
+  it('refuses --sequence-parallel and --loss-parallel over AutoTP, which splits the linears only', () => {
+    for (const extra of [{ 'sequence-parallel': true }, { 'loss-parallel': true }]) {
+      const flags = { ...full, tp: 2, ...extra };
+      const o = withEngineDefaults(optionsFromFlags(flags), flags);
+      expect(engineRefusal(llama, o, flags), JSON.stringify(extra)).toMatch(
+        /rule deepspeed-autotp-no-sequence-parallel: deepspeed ==0\.19\.8, .*auto_tp\.py#L449-L470/,
+      );
+    }
+  });
 });
 
 describe('context parallelism on hf-deepspeed', () => {

@@ -403,9 +403,22 @@ const DEEPSPEED_AUTOTP_ADAPTERS: Rule = {
   applies: (x) => x.options.tp > 1 && x.options.method !== 'full',
 };
 
+/** AutoTP's layers are LinearLayer / LinearAllreduce over whole-sequence activations; lm_head gathers its logits. */
+const DEEPSPEED_AUTOTP_NO_SP: Rule = {
+  id: 'deepspeed-autotp-no-sequence-parallel',
+  says: 'DeepSpeed AutoTP splits the linears only: activations between them stay whole on every TP rank (LinearLayer, LinearAllreduce) and in training lm_head gathers its logits (gather_output=True), so there is no sequence or loss parallelism to ask for: estimate --tp without --sequence-parallel and --loss-parallel',
+  library: 'deepspeed',
+  versions: '==0.19.8',
+  source:
+    'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.8/deepspeed/module_inject/auto_tp.py#L449-L470',
+  effect: 'forbid',
+  applies: (x) => x.options.tp > 1 && (x.options.sequenceParallel || x.options.lossParallel),
+};
+
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   DEEPSPEED_AUTOTP_ADAPTERS,
+  DEEPSPEED_AUTOTP_NO_SP,
   HF_NO_SDPA,
   BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,
