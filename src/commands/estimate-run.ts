@@ -6,6 +6,7 @@ import { engineRefusal, unaskedFallbacks, withEngineDefaults } from '../core/eng
 import { engineOf } from '../core/engines/engine.js';
 import {
   attentionNote,
+  float8GpuRefusal,
   float8LoraNote,
   float8RunsNote,
   lossNote,
@@ -200,10 +201,12 @@ export function estimateChecks(
   // report these memory figures); the planner and `launch` keep it off these GPUs (plan/candidates.ts).
   if (flash)
     notes.unshift(`--attention flash: ${flash}; estimated as flash attention would allocate`);
-  // FP8 training on a GPU without the matmul kernels (torch._scaled_mm, MX GEMMs): kernels/float8.ts.
+  // FP8 training on a GPU without the matmul kernels (torch._scaled_mm, MX GEMMs): kernels/float8.ts; then the
+  // engine's own hardware check of its recipe (its runs' float8Gpu).
   const f8 =
     gpu && isFloat8Compute(options.compute)
-      ? float8Refusal(options.compute, gpu.computeCapability)
+      ? (float8Refusal(options.compute, gpu.computeCapability) ??
+        float8GpuRefusal(engine, options.compute, gpu.computeCapability))
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
   if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));

@@ -4,7 +4,12 @@
  * for the estimate's cold path.
  */
 import type { Engine } from '../../schema/engine.js';
-import { isFloat8Compute, type Attention, type EstimateOptions } from '../../schema/estimate.js';
+import {
+  isFloat8Compute,
+  type Attention,
+  type EstimateOptions,
+  type Float8Compute,
+} from '../../schema/estimate.js';
 import { ENGINE_PROFILES, engineRejects } from './engines.js';
 import type { EngineProfile } from './profile.js';
 import { refusedSet, runsProfile, runsSource } from './runs.js';
@@ -84,6 +89,13 @@ export function float8RunsNote(engine: Engine, o: EstimateOptions): string | nul
   if (!isFloat8Compute(o.compute)) return null;
   return ENGINE_RUNS[engine].float8Runs?.[o.compute] ?? null;
 }
+
+/** Why the engine's own hardware check refuses its FP8 recipe on a GPU of compute capability `cc`, or null. */
+export const float8GpuRefusal = (
+  engine: Engine,
+  compute: Float8Compute,
+  cc: string | null | undefined,
+): string | null => ENGINE_RUNS[engine].float8Gpu?.(compute, cc) ?? null;
 
 /** The note for LoRA targets the engine's recipes chose (no --lora-targets given), or null. */
 export function loraTargetsNote(engine: Engine, given: unknown, o: EstimateOptions): string | null {

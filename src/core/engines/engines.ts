@@ -7,6 +7,7 @@
  */
 import type { Engine } from '../../schema/engine.js';
 import {
+  refusesShardedBnb,
   refusesShardedQuantized,
   roundsStochastically,
   type EngineProfile,
@@ -19,7 +20,6 @@ import {
   type EstimateOptions,
   type Framework,
   type LoraTarget,
-  type Optimizer,
 } from '../../schema/estimate.js';
 
 export { ENGINE_FAMILY, ENGINE_PROFILES };
@@ -28,8 +28,7 @@ export { ENGINE_FAMILY, ENGINE_PROFILES };
 export const enginesNamed = (name: Framework | Engine): readonly Engine[] =>
   name in ENGINE_FAMILY ? ENGINE_FAMILY[name as Framework] : [name as Engine];
 
-/** bitsandbytes optimizers (8-bit and paged states). */
-export const BNB_OPTIMIZERS = new Set<Optimizer>(['adamw-8bit', 'paged-adamw', 'paged-adamw-8bit']);
+export { BNB_OPTIMIZERS } from './profile.js';
 
 /** What engineRejects answers when asked not to explain (the planner only tests for null). */
 export const REJECTED = 'rejected';
@@ -95,14 +94,7 @@ export function engineRejects(
     return explain ? `no ${o.optimizer} optimizer` : REJECTED;
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer))
     return explain ? `no host-side ${o.optimizer} step` : REJECTED;
-  if (
-    BNB_OPTIMIZERS.has(o.optimizer) &&
-    o.zero > 0 &&
-    dp > 1 &&
-    !p.bnbOptimizersSharded &&
-    !(p.shardedLowBitOptimizers ?? []).includes(o.optimizer)
-  )
-    return explain ? `no ${o.optimizer} under sharding` : REJECTED;
+  if (refusesShardedBnb(p, o, dp)) return explain ? `no ${o.optimizer} under sharding` : REJECTED;
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute))
     return explain ? `no ${o.compute} training` : REJECTED;
   if (o.optimizerInBackward && (!p.optimizerInBackward || accum > 1 || o.method !== 'full'))

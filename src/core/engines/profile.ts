@@ -243,3 +243,18 @@ export const refusesShardedQuantized = (
   (dp > 1 || o.offload === 'optimizer+params') &&
   QUANTIZED.has(o.weights) &&
   !p.shardedQuantized.includes(o.weights);
+
+/** bitsandbytes optimizers (8-bit and paged states). */
+export const BNB_OPTIMIZERS: ReadonlySet<Optimizer> = new Set<Optimizer>([
+  'adamw-8bit',
+  'paged-adamw',
+  'paged-adamw-8bit',
+]);
+
+/** A bitsandbytes optimizer over sharded data-parallel ranks on an engine that steps none there. */
+export const refusesShardedBnb = (p: EngineProfile, o: EstimateOptions, dp: number): boolean =>
+  BNB_OPTIMIZERS.has(o.optimizer) &&
+  o.zero > 0 &&
+  dp > 1 &&
+  !p.bnbOptimizersSharded &&
+  !(p.shardedLowBitOptimizers ?? []).includes(o.optimizer);

@@ -12,7 +12,7 @@ import {
   type Float8Compute,
 } from '../../schema/estimate.js';
 import type { Arch } from '../model/arch.js';
-import { refusesShardedQuantized, type EngineProfile } from './profile.js';
+import { refusesShardedBnb, refusesShardedQuantized, type EngineProfile } from './profile.js';
 
 /** The profile sets a refusal can come from (the source a refusal cites is the set's). */
 export type RunsSet =
@@ -97,6 +97,11 @@ export interface EngineRuns {
    */
   float8Runs?: Partial<Record<Float8Compute, string>>;
   /**
+   * Where the engine's own hardware check refuses its FP8 recipe on a GPU whose FP8 kernels exist
+   * (kernels/float8.ts float8Refusal passes it): why, with its source, or null. Estimate only.
+   */
+  float8Gpu?: (compute: Float8Compute, cc: string | null | undefined) => string | null;
+  /**
    * A layout the engine runs that places this model as another layout does: rewrites `o` to that layout and says
    * what is estimated and why (with its source), or null where it does not apply. Estimate only.
    */
@@ -160,6 +165,8 @@ export function refusedSet(p: EngineProfile, o: EstimateOptions, dp: number): Ru
   if (!p.optimizers.includes(o.optimizer)) return 'optimizers';
   // A host step for an optimizer the engine runs on the GPU only is its offload layout's.
   if (o.offload !== 'none' && !p.offloadOptimizers.includes(o.optimizer)) return 'parallel';
+  // A bitsandbytes optimizer over sharded ranks: the optimizer's (checked before FP8, as engineRejects does).
+  if (refusesShardedBnb(p, o, dp)) return 'optimizers';
   if (isFloat8Compute(o.compute) && !(p.float8 ?? []).includes(o.compute)) return 'float8';
   if (o.optimizerInBackward && !p.optimizerInBackward) return 'optimizerInBackward';
   return 'other';

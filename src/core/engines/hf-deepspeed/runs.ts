@@ -46,6 +46,35 @@ const hostStepRefusal = (o: EstimateOptions, set: RunsSet | 'other'): string | n
 const ACCELERATE =
   'https://github.com/huggingface/accelerate/blob/09228237b95789ea2ad87e669e7b885855b97f97/src/accelerate';
 
+const DS_SDIST = 'https://pypi.org/project/deepspeed/0.19.8/ (sdist) deepspeed';
+
+/**
+ * `--tp N` on hf-deepspeed: DeepSpeed AutoTP, which the Trainer starts from the DeepSpeed config's
+ * tensor_parallel.autotp_size (transformers 5.14.1 integrations/deepspeed.py deepspeed_init: deepspeed.tp_model_init;
+ * accelerate 1.15.0 accelerator.py _prepare_deepspeed builds the "tp" mesh). auto_tp.py splits the attention and MLP
+ * linears column- or row-parallel by name and, in training, lm_head column-parallel with its logits gathered
+ * (gather_output=True); nn.Embedding is not split; ZeRO partitions over the data-parallel ranks, stage 3 included
+ * (runtime/engine.py "AutoTP + ZeRO stage 3 is supported for both inference and training").
+ */
+const autotpNote = (o: EstimateOptions): string | null =>
+  o.tp > 1
+    ? `--tp ${o.tp} on hf-deepspeed is DeepSpeed AutoTP (tensor_parallel.autotp_size ${o.tp} in the DeepSpeed config: ${HF_DS} deepspeed_init, deepspeed.tp_model_init): the attention and MLP linears split column- or row-parallel by name and lm_head column-parallel with its logits gathered (${DS_SDIST}/module_inject/auto_tp.py:405-470), ZeRO-${o.zero} over the data-parallel ranks (${DS_SDIST}/runtime/engine.py:952); estimated as the Trainer's TP plans (linears sharded, norms and loss whole), the embedding, which AutoTP leaves whole on each rank, counted split; vramplan writes no AutoTP launch`
+    : null;
+
+const ACCELERATE_WHEEL = 'https://pypi.org/project/accelerate/1.15.0/ (wheel) accelerate';
+
+/**
+ * `--cp N` on hf-deepspeed: the Trainer's sequence parallelism under DeepSpeed is Ulysses (ALST): ParallelismConfig
+ * sp_size with sp_backend "deepspeed", the only SP backend (accelerate 1.15.0 parallelism_config.py:56-59, :324-326),
+ * torch's context parallelism (cp_backend "torch") being FSDP2's. Ulysses trades the sequence split for a head split
+ * around attention with all-to-alls, which the estimate's context parallelism (ring or all-gather of K/V) does not
+ * model: refused saying so. Reached only where engineRejects' earlier layout checks pass (no --pp).
+ */
+const ulyssesRefusal = (o: EstimateOptions, set: RunsSet | 'other'): string | null =>
+  set === 'parallel' && o.cp > 1 && o.pp <= 1
+    ? `--cp: got ${o.cp}; the Trainer under DeepSpeed splits the sequence with DeepSpeed Ulysses (ALST: TrainingArguments.parallelism_config with sp_size ${o.cp} and sp_backend "deepspeed", its only SP backend, ${ACCELERATE_WHEEL}/parallelism_config.py:56-59, :324-326), whose all-to-alls around attention (a head split) vramplan does not model; torch's context parallelism (cp_backend "torch") runs over FSDP2: estimate --framework hf-fsdp --cp ${o.cp}`
+    : null;
+
 export const HF_DEEPSPEED_RUNS: EngineRuns = {
   ...HF_TRAINING_RUNS,
   widen: {
@@ -53,6 +82,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
     baseWeights: [...HF_DEEPSPEED_PROFILE.baseWeights, 'int4'],
     float8: ['fp8', 'mxfp8'],
     offloadOptimizers: HOST_OPTIMIZERS,
+    tp: true,
   },
   sources: {
     ...HF_TRAINING_RUNS.sources,
@@ -61,13 +91,15 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
   float8Runs: { mxfp8: TE_MXFP8 },
-  refusal: (o, set) => hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
+  refusal: (o, set) =>
+    // engineRejects checks --cp before the ZeRO stage and the offloaded optimizer.
+    ulyssesRefusal(o, set) ?? hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
   parallelNote: (o, dp) => {
     const load = bnb4bitLoadNote('hf-deepspeed')(o, dp);
     const client =
       o.offload !== 'none' && (CLIENT_HOST_OPTIMIZERS as readonly string[]).includes(o.optimizer)
         ? `hf-deepspeed steps ${o.optimizer} under ZeRO-Offload as the Trainer's client optimizer on the host (${o.optimizer === 'adamw-8bit' ? "bitsandbytes' CPU kernel, backends/cpu/ops.py" : 'torch'}; timed as a torch host step, not DeepSpeedCPUAdam's vectorized one), once the DeepSpeed config sets "zero_force_ds_cpu_optimizer": false (DeepSpeed raises otherwise: ${DEEPSPEED_ENGINE} _configure_optimizer; ${HF_DS} deepspeed_optim_sched); launch writes the AdamW offload only`
         : null;
-    return load && client ? `${load}; ${client}` : (load ?? client);
+    return [load, client, autotpNote(o)].filter((n) => n !== null).join('; ') || null;
   },
 };

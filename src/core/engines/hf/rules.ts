@@ -387,8 +387,38 @@ export const HF_FSDP_RULES: readonly Rule[] = [
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];
+/**
+ * DeepSpeed AutoTP (the Trainer's `tensor_parallel.autotp_size`) under LoRA/QLoRA: auto_tp.py routes each nn.Linear
+ * to LinearLayer or LinearAllreduce by its module name and has no PEFT handling (no base_layer or lora_ name in
+ * the 0.19.8 sdist's module_inject/auto_tp.py); estimate models AutoTP for full fine-tunes only.
+ */
+const DEEPSPEED_AUTOTP_ADAPTERS: Rule = {
+  id: 'deepspeed-autotp-adapters',
+  says: "DeepSpeed AutoTP (tensor_parallel.autotp_size) splits each nn.Linear as row- or column-parallel by its module name and has no PEFT handling, so a LoRA target's base_layer and adapters are split by names the model's policy does not list, a run vramplan does not model: tensor parallelism on hf-deepspeed is estimated for full fine-tunes; adapters train over --zero alone",
+  library: 'deepspeed',
+  versions: '==0.19.8',
+  source:
+    'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.8/deepspeed/module_inject/auto_tp.py#L405-L470',
+  effect: 'forbid',
+  applies: (x) => x.options.tp > 1 && x.options.method !== 'full',
+};
+
+/** AutoTP's layers are LinearLayer / LinearAllreduce over whole-sequence activations; lm_head gathers its logits. */
+const DEEPSPEED_AUTOTP_NO_SP: Rule = {
+  id: 'deepspeed-autotp-no-sequence-parallel',
+  says: 'DeepSpeed AutoTP splits the linears only: activations between them stay whole on every TP rank (LinearLayer, LinearAllreduce) and in training lm_head gathers its logits (gather_output=True), so there is no sequence or loss parallelism to ask for: estimate --tp without --sequence-parallel and --loss-parallel',
+  library: 'deepspeed',
+  versions: '==0.19.8',
+  source:
+    'https://github.com/deepspeedai/DeepSpeed/blob/v0.19.8/deepspeed/module_inject/auto_tp.py#L449-L470',
+  effect: 'forbid',
+  applies: (x) => x.options.tp > 1 && (x.options.sequenceParallel || x.options.lossParallel),
+};
+
 export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  DEEPSPEED_AUTOTP_ADAPTERS,
+  DEEPSPEED_AUTOTP_NO_SP,
   HF_NO_SDPA,
   BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,

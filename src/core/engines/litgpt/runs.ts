@@ -14,6 +14,21 @@ function shardedQuantized(o: EstimateOptions, set: RunsSet | 'other'): string | 
   return `--weights: got ${o.weights} over ${o.gpus} GPUs; LitGPT 0.5.13 quantizes on one device only: finetune/lora.py raises NotImplementedError("Quantization is currently not supported for multi-GPU training. Please set devices=1 and num_nodes=1 when using the --quantize flag.") when devices * num_nodes > 1 (${L}/finetune/lora.py#L152-L157): estimate --gpus 1, or --weights bf16`;
 }
 
+const LIGHTNING_WHEEL = 'https://pypi.org/project/lightning/2.6.5/ (wheel) lightning/fabric';
+
+/**
+ * FP8 training: LitGPT has no FP8 switch of its own, and the one Fabric offers through --precision fails in its
+ * recipes. Fabric maps --precision transformer-engine to TransformerEnginePrecision (connector.py:477-480), which
+ * swaps each nn.Linear for te.Linear as the model is set up (plugins/precision/transformer_engine.py:95-105) and
+ * runs TE's DelayedScaling (tensorwise) recipe; te.Linear defines set_extra_state (transformer_engine 2.20.2
+ * pytorch/module/base.py:1419), so torch's strict load_state_dict reports its `_extra_state` keys missing from
+ * lit_model.pth, and finetune_full loads with strict=True after the swap (full.py L158, L170; utils.py L383-L398).
+ * FSDPPrecision takes no transformer-engine precision (plugins/precision/fsdp.py:34, :54-59). finetune_lora loads
+ * with strict=False, but sets up the model after mark_only_lora_as_trainable (lora.py L212, L217): the swapped
+ * te.Linear weights are new parameters that train, a full fine-tune of the linears beside the adapters.
+ */
+const LITGPT_FLOAT8 = `LitGPT 0.5.13 trains in no FP8 recipe: --precision transformer-engine is Fabric's TransformerEnginePrecision (${LIGHTNING_WHEEL}/connector.py:477-480: te.Linear layers, TE's DelayedScaling, no MXFP8 recipe), and finetune_full's strict checkpoint load after the swap raises on te.Linear's missing _extra_state keys (${L}/finetune/full.py#L158-L170, ${L}/utils.py#L383-L398; transformer_engine 2.20.2 pytorch/module/base.py:1419 set_extra_state); over several GPUs FSDPPrecision raises ValueError for it (${LIGHTNING_WHEEL}/plugins/precision/fsdp.py:54-59); finetune_lora swaps the linears after freezing them (${L}/finetune/lora.py#L212-L217), so the base weights train`;
+
 export const LITGPT_RUNS: EngineRuns = {
   refusal: shardedQuantized,
   // `litgpt generate` (generate/base.py), `litgpt chat` (chat/base.py), `litgpt serve` (deploy/serve.py): one
@@ -34,6 +49,7 @@ export const LITGPT_RUNS: EngineRuns = {
     parallel: `${L}/finetune/full.py`,
     checkpointing: `${L}/finetune/full.py`,
     optimizers: `${L}/utils.py`,
+    float8: LITGPT_FLOAT8,
     other: `${L}/model.py`,
   },
   // finetune_full calls model(input_ids) for the whole lm_head and the plain loss; nothing chunks it there.

@@ -56,6 +56,17 @@ function weightsRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | nu
   return `--weights: got '${o.weights}'; expected one of ${runs}: llama.cpp loads ${LOADS}, not ${o.weights} safetensors; the ${o.weights} checkpoint's GGUF counterpart is --weights ${to}`;
 }
 
+/**
+ * `--speculative` on llama.cpp: llama-server at 25d5b0c5 drafts only with a second model (-md/--model-draft, with
+ * --draft-max/--draft-min: the "speculative parameters" of common/arg.cpp); its n-gram lookup is the llama-lookup
+ * example (LLAMA_EXAMPLE_LOOKUP), and it has no EAGLE-3 or MTP drafter. Reached only where the configuration gets
+ * past engineRejects' earlier checks (weights, then expert parallelism or DP attention).
+ */
+function speculativeRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null {
+  if (set !== 'other' || !o.speculative || (o.ep ?? 1) > 1 || o.dpAttention) return null;
+  return `--speculative: got '${o.speculative}'; llama-server (25d5b0c5) speculates only with a separate draft model (-md/--model-draft with --draft-max, the speculative parameters of ${C}/common/arg.cpp): it has no EAGLE-3 or MTP drafter, and n-gram lookup is the llama-lookup example (LLAMA_EXAMPLE_LOOKUP), not the server; vramplan does not model a draft model: estimate without --speculative, or on vllm or sglang`;
+}
+
 export const LLAMA_CPP_RUNS: EngineRuns = {
   // GGML_TYPE_MXFP4 (gpt-oss GGUF files, profile.ts), with CUDA kernels for it (ggml/src/ggml-cuda/mmq.cu). GGML_TYPE_NVFP4
   // (block_nvfp4: 64 E2M1 values and four UE4M3 scales, 36 B, 4.5 bits a weight; ggml-org/llama.cpp@37b53fd4545847188fdad29e38ba57875efc8228
@@ -65,7 +76,7 @@ export const LLAMA_CPP_RUNS: EngineRuns = {
   // llama-bench's reference runs (ggml-org/llama.cpp#4167, ggml-org/llama.cpp#15131), with MMQ/MMVQ kernels like the
   // k-quants (ggml/src/ggml-cuda/mmq.cu), is in the profile (launched).
   widen: { baseWeights: [...LLAMA_CPP_PROFILE.baseWeights, 'nvfp4'], tp: true },
-  refusal: weightsRefusal,
+  refusal: (o, set) => weightsRefusal(o, set) ?? speculativeRefusal(o, set),
   sources: {
     methods: `${C}/tools/server/README.md`,
     weights: `${C}/ggml/include/ggml.h`,

@@ -35,6 +35,9 @@ export const TORCHTUNE_RUNS: EngineRuns = {
     parallel: `${T}/recipes/full_finetune_distributed.py`,
     checkpointing: `${T}/torchtune/training/activations.py`,
     optimizers: `${T}/recipes/full_finetune_single_device.py`,
+    // FP8 training (enable_fp8_training, torchao convert_to_float8_training) reached full_finetune_distributed in
+    // pytorch/torchtune#2546, after the v0.6.1 tag (no later release): no v0.6.1 recipe converts a linear.
+    float8: `${T}/recipes/full_finetune_distributed.py: no recipe of v0.6.1 converts its linears to FP8 (enable_fp8_training came with pytorch/torchtune#2546, after the v0.6.1 tag)`,
     other: `https://github.com/pytorch/torchtune/tree/v0.6.1/recipes`,
   },
   attention: {

@@ -14,7 +14,25 @@ import { UNSLOTH_PROFILE } from './profile.js';
 const U =
   'https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/unsloth';
 
+const FLOAT8 = `${UNSLOTH_WHEEL}/models/float8_training.py`;
+
+/**
+ * Unsloth's float8_training hardware check (_check_hardware, unsloth 2026.10.9 models/float8_training.py:193-235):
+ * below 8.9 it raises (kernels/float8.ts refuses that first); on NVIDIA 8.9 it raises for tensorwise scaling, by name
+ * or in an explicit Float8LinearConfig ("gives NaN gradients", :206-216); by name (float8_training=True) it runs only
+ * on 12.x (_MEASURED_FASTER, :28, :217-227), elsewhere (9.0, 10.x, ROCm) through an explicit
+ * Float8LinearConfig.from_recipe_name("tensorwise"), the same recipe.
+ */
+function float8Gpu(compute: string, cc: string | null | undefined): string | null {
+  if (compute !== 'fp8' || cc !== '8.9') return null;
+  return `Unsloth's float8_training raises on compute capability 8.9 for tensorwise scaling, its recipe by name or in an explicit torchao Float8LinearConfig ("gives NaN gradients", ${FLOAT8}:206-216); only a rowwise Float8LinearConfig passes there, which Unsloth measured slower than bfloat16 and vramplan does not model on Unsloth: estimate --compute bf16, or the rowwise recipe on --framework torchtitan`;
+}
+
 export const UNSLOTH_RUNS: EngineRuns = {
+  float8Gpu,
+  float8Runs: {
+    fp8: `--compute fp8 on Unsloth is float8_training, torchao's tensorwise recipe: float8_training=True runs it only on compute capability 12.x, where Unsloth measured it faster than bfloat16; on 9.0, 10.x and ROCm it runs when float8_training is torchao.float8.Float8LinearConfig.from_recipe_name("tensorwise") (${FLOAT8}:28, :217-227); estimated as that recipe`,
+  },
   // With flash-attn installed Unsloth calls flash_attn_func on the unexpanded K/V (vramplan's launcher installs
   // none, so it writes SDPA/xformers runs only).
   widen: {
@@ -36,7 +54,8 @@ export const UNSLOTH_RUNS: EngineRuns = {
   sources: {
     methods: `${U}/models/loader.py`,
     objectives: `${UNSLOTH_WHEEL}/models/rl.py`,
-    float8: `${UNSLOTH_WHEEL}/models/float8_training.py`,
+    // FLOAT8_TRAINING_RECIPES = ("tensorwise",): no MX recipe.
+    float8: `${FLOAT8}:22 (FLOAT8_TRAINING_RECIPES: tensorwise only, no MXFP8)`,
     parallel: UNSLOTH_PARALLEL_SOURCE,
     weights: `${U}/models/loader.py`,
     // Unsloth trains through TRL's SFTConfig, whose optim is TrainingArguments.optim: OptimizerNames' values in the
