@@ -16,7 +16,8 @@ import {
   type ObjectivePhases,
 } from '../../src/core/time/objective.js';
 import { gpuRates, modelFacts, trainWork } from '../../src/core/time/index.js';
-import { namedTensors, passFetchSeconds } from '../../src/core/time/trainer-fetch.js';
+import { namedTensors, passFetchSeconds, trainerFetch } from '../../src/core/time/trainer-fetch.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { longestCompletion } from '../../src/core/time/completion-length.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -59,7 +60,8 @@ function grpoStep(model: string, flags: RawFlags, time: Partial<TimeOptions> = {
   };
   objectiveStep(m, objectiveWork(m, o, t, paramCounts(arch).total), t, r, phases);
   const w = trainWork(m, policyOptions(o), t);
-  return { phases, fetch: passFetchSeconds(w, r), o };
+  const share = trainerFetch(FRAMEWORKS[o.framework], m, t, true, 0).rootShare;
+  return { phases, fetch: passFetchSeconds(w, r), o, share };
 }
 
 const rollout = (x: ReturnType<typeof grpoStep>) => x.phases.rollout;
@@ -97,10 +99,14 @@ describe("the trainer's generate on a sharded policy", () => {
       });
     const extra = (c: number) => rollout(run(3, c)) - rollout(run(2, c));
     expect(extra(512)).toBeGreaterThan(4 * extra(64));
-    // No forward ends before its parameters arrive: the prefill and each decode step take at least one fetch.
+    // No forward ends before its parameters arrive: the root unit (embeddings; summoned once a generate call), then
+    // the decoder layers' units at the prefill and at each decode step.
     const x = run(3, 512);
+    expect(x.share).toBeGreaterThan(0);
+    expect(x.share).toBeLessThan(0.5);
     const steps = longestCompletion(512, 512, x.o.batch * 2);
-    expect(rollout(x)).toBeGreaterThanOrEqual(0.999 * (steps + 1) * x.fetch);
+    const units = x.fetch * (1 - x.share);
+    expect(rollout(x)).toBeGreaterThanOrEqual(0.999 * (x.fetch * x.share + (steps + 1) * units));
   });
 
   it('an unsharded, resident policy fetches nothing', () => {

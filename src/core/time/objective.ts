@@ -514,7 +514,7 @@ export function objectiveWork(
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
     fetch: grpo
-      ? trainerFetch(FRAMEWORKS[p.framework], m.arch, t, generatesInTrainer(o.rollout), sync)
+      ? trainerFetch(FRAMEWORKS[p.framework], m, t, generatesInTrainer(o.rollout), sync)
       : NO_FETCH,
     sleepCycle:
       grpo && o.rollout === 'vllm-colocate' && o.rolloutSleep === true

@@ -10,6 +10,7 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { GpuRates } from './hardware.js';
+import type { ModelFacts } from './model-facts.js';
 import { dataParallelLink, type DpLink } from './train-step.js';
 import type { TrainWork } from './train-work.js';
 
@@ -23,9 +24,19 @@ export interface TrainerFetch {
   syncGathers: boolean;
   /** Host seconds of the server-mode sync's requests (one per named parameter tensor), per sync. */
   syncRequests: number;
+  /**
+   * 'per-forward': the share of the parameters in the root unit, which TRL summons once around the generate call
+   * (embeddings and an untied head where the engine's FSDP keeps them there: FrameworkProfile.fsdpRootUnit); 0 otherwise.
+   */
+  rootShare: number;
 }
 
-export const NO_FETCH: TrainerFetch = { generate: null, syncGathers: false, syncRequests: 0 };
+export const NO_FETCH: TrainerFetch = {
+  generate: null,
+  syncGathers: false,
+  syncRequests: 0,
+  rootShare: 0,
+};
 
 /**
  * The fetches of a GRPO step on engine profile `fw`: `generates`, the trainer's own generate decodes; `sync`, the
@@ -33,7 +44,7 @@ export const NO_FETCH: TrainerFetch = { generate: null, syncGathers: false, sync
  */
 export function trainerFetch(
   fw: FrameworkProfile,
-  arch: Arch,
+  m: ModelFacts,
   t: TimeOptions,
   generates: boolean,
   sync: 0 | 1 | 2,
@@ -41,10 +52,13 @@ export function trainerFetch(
   const mode = fw.shardedGenerate ?? null;
   // A TRL build before v0.16 loads the whole state dict into its own process's vLLM in one call (vllmSyncOneCall).
   const perTensor = sync === 2 && t.vllmSyncOneCall !== true ? (fw.vllmSyncTensorSeconds ?? 0) : 0;
+  const root =
+    mode === 'per-forward' && fw.fsdpRootUnit ? m.arch.embedParams + m.arch.lmHeadParams : 0;
   return {
     generate: generates ? mode : null,
     syncGathers: sync > 0 && mode !== null,
-    syncRequests: perTensor > 0 ? namedTensors(arch) * perTensor : 0,
+    syncRequests: perTensor > 0 ? namedTensors(m.arch) * perTensor : 0,
+    rootShare: root > 0 ? root / m.total : 0,
   };
 }
 
@@ -79,9 +93,10 @@ export function passFetchSeconds(w: TrainWork, r: GpuRates): number {
 /**
  * Seconds a generation batch of the trainer's generate waits on fetching the policy (`fetch`: passFetchSeconds) over
  * its prefill (`prefill` seconds) and `steps` decode steps of `step` seconds each. 'gather-once': one fetch before
- * the first forward, nothing beside it. 'per-forward': every forward fetches each of the `layers` units again; the
- * first unit's fetch comes before any of its compute and the rest runs under the forward's own time, on the
- * collectives' stream, as forwardFetchSeconds prices a no-grad pass.
+ * the first forward, nothing beside it. 'per-forward': the root unit once (TRL's `summon_full_params(...,
+ * recurse=False)`), then every forward fetches each of the `layers` units again; the first unit's fetch comes before
+ * any of its compute and the rest runs under the forward's own time, on the collectives' stream, as
+ * forwardFetchSeconds prices a no-grad pass.
  */
 export function generateFetchSeconds(
   f: TrainerFetch,
@@ -93,8 +108,9 @@ export function generateFetchSeconds(
 ): number {
   if (f.generate === null || fetch === 0) return 0;
   if (f.generate === 'gather-once') return fetch;
-  const wait = (t: number) => fetch / layers + Math.max(0, fetch - t);
-  return wait(prefill) + steps * wait(step);
+  const units = fetch * (1 - f.rootShare);
+  const wait = (t: number) => units / layers + Math.max(0, units - t);
+  return fetch * f.rootShare + wait(prefill) + steps * wait(step);
 }
 
 /**
