@@ -247,6 +247,11 @@ export const throughputCaseSchema = z.looseObject({
    * _prepare_inputs generated for every micro-batch) sets steps_per_generation to 1, one rollout per micro-batch.
    */
   trl_generation: z.enum(['per-micro-batch']).optional(),
+  /**
+   * GRPO's weight sync in the measured TRL build: 'one-call' (TRL before v0.16, vLLM in the trainer's process:
+   * `llm_model.load_weights(state_dict.items())`, one call for the whole model) sets TimeOptions.vllmSyncOneCall.
+   */
+  trl_sync: z.enum(['one-call']).optional(),
   /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
   lora_dropout: z.number().min(0).max(1).optional(),
   /** false: the run trained its 16-bit model without torch.autocast (no AMP): sets TimeOptions.noAutocast. */

@@ -412,6 +412,13 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
+   * The measured TRL build (before v0.16) loaded the synced weights into the vLLM of its own process in one
+   * `load_weights` call over the state dict (huggingface/trl v0.15.2 grpo_trainer.py _move_model_to_vllm), not one
+   * request per tensor (FrameworkProfile.vllmSyncTensorSeconds). No flag sets it; `validate --throughput` does for
+   * rows of such builds (their `trl_sync`).
+   */
+  vllmSyncOneCall?: boolean;
+  /**
    * A k-bit training run's residual stream was fp32: TRL before v0.22's SFTTrainer ran PEFT's
    * prepare_model_for_kbit_training and then, under bf16, peft_module_casting_to_bf16, which keeps every norm in fp32
    * (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py, trl/trainer/utils.py); the norm's fp32 output reaches

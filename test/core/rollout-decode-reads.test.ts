@@ -13,6 +13,7 @@ import {
   type ObjectiveWork,
 } from '../../src/core/time/objective.js';
 import { gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { NO_FETCH } from '../../src/core/time/trainer-fetch.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { grpo } from '../helpers/grpo.js';
@@ -108,14 +109,20 @@ describe('DECODE_UNREAD', () => {
 
   it('the rollout takes the same seconds whichever value a listed field has', () => {
     const rates = gpuRates(h100, t);
+    // The decode alone: what the trainer's generate waits on fetching a sharded or offloaded policy reads the policy's
+    // ZeRO stage and offload by design (time/trainer-fetch.ts), not the decode's options.
+    const decodeOnly = (m: ReturnType<typeof modelFacts>, x: EstimateOptions): ObjectiveWork => ({
+      ...objectiveWork(m, x, t, m.total),
+      fetch: NO_FETCH,
+    });
     for (const { model, o } of policies().filter((_, i) => i % 3 === 0)) {
       const m = modelFacts(resolveModel(model));
       const base = newPhases();
-      objectiveStep(m, objectiveWork(m, o, t, m.total), t, rates, base);
+      objectiveStep(m, decodeOnly(m, o), t, rates, base);
       for (const k of DECODE_UNREAD) {
         const other = { ...o, [k]: VARIED[k](o) };
         const phases = newPhases();
-        objectiveStep(m, objectiveWork(m, other, t, m.total), t, rates, phases);
+        objectiveStep(m, decodeOnly(m, other), t, rates, phases);
         expect(phases.rollout, `${model} ${o.method} ${o.framework} ${o.rollout} ${k}`).toBe(
           base.rollout,
         );

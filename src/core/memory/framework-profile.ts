@@ -716,6 +716,19 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   /** The trainer's own generate runs the forward its AMP wraps in torch.autocast (time/objective.ts). Absent: not. */
   generateAutocast?: boolean;
   loraForwardHost?: LoraForwardHost;
+  /**
+   * How the trainer's own generate reaches a policy sharded over its ranks (ZeRO-3, FSDP FULL_SHARD) or offloaded:
+   * 'gather-once', one gather of every parameter around each generate call with the per-module hooks removed
+   * (DeepSpeed under TRL's unwrap_model_for_generation); 'per-forward', every forward of the generate (the prefill
+   * and each decode step) gathers each wrapped unit again (FSDP: TRL summons the root unit only). Either way TRL's
+   * weight sync to vLLM gathers the whole model once (time/trainer-fetch.ts). Absent: not priced.
+   */
+  shardedGenerate?: 'gather-once' | 'per-forward';
+  /**
+   * Host seconds of the server-mode weight sync per named parameter tensor: one HTTP request, one collective_rpc and
+   * one NCCL broadcast and barrier each (time/trainer-fetch.ts). Absent: not priced.
+   */
+  vllmSyncTensorSeconds?: number;
 }
 
 // Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):

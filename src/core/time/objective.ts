@@ -45,6 +45,14 @@ import { builtAdapterBytes } from '../memory/trainable-width.js';
 import { isFloatDtype } from '../model/dtypes.js';
 import { sleepCycleSeconds } from './sleep-cycle.js';
 import type { GenerateDecodeProfile } from '../memory/eager-layer-profile.js';
+import {
+  generateFetchSeconds,
+  NO_FETCH,
+  passFetchSeconds,
+  syncFetchSeconds,
+  trainerFetch,
+  type TrainerFetch,
+} from './trainer-fetch.js';
 
 const round = (x: number) => Number(x.toPrecision(4));
 
@@ -296,6 +304,8 @@ export interface ObjectiveWork {
   /** Bytes sent to vLLM after each step, and how: 1 copied on the GPU (colocated), 2 over NCCL (server). */
   syncBytes: number;
   sync: 0 | 1 | 2;
+  /** What the trainer's generate and the sync fetch of a sharded or offloaded policy, and the sync's requests. */
+  fetch: TrainerFetch;
   /**
    * Host seconds of the colocated vLLM's sleep / wake-up cycle around each generation batch (--rollout-sleep,
    * FrameworkProfile.rolloutSleepCycle; time/sleep-cycle.ts), 0 otherwise.
@@ -427,7 +437,7 @@ function criticWork(
 
 /**
  * The objective's GPU-independent work (time options at one power level: only gradAccum, and a measured build's
- * loraForwardOps, are read). `policy`:
+ * loraForwardOps and vllmSyncOneCall, are read). `policy`:
  * policyWork(m, o, t), or one made for options whose policyOptions are the same at the same gradAccum.
  */
 export function objectiveWork(
@@ -503,6 +513,9 @@ export function objectiveWork(
     oldLogprobs: grpo && oldLogprobsPass(p, t, o),
     syncBytes: sync === 0 ? 0 : params * weightBytes(floatCompute(o.compute)),
     sync,
+    fetch: grpo
+      ? trainerFetch(FRAMEWORKS[p.framework], m, t, generatesInTrainer(o.rollout), sync)
+      : NO_FETCH,
     sleepCycle:
       grpo && o.rollout === 'vllm-colocate' && o.rolloutSleep === true
         ? sleepCycleSeconds(FRAMEWORKS[p.framework])
@@ -621,6 +634,8 @@ export function objectiveStep(
   // KTO's KL completions under the policy (no grad), in policy training.
   if (w.klForward) out.policyTraining += ps.forwardPass;
   out.rollout = 0;
+  // A sharded or offloaded policy's parameters, fetched for the trainer's generate and the sync (trainer-fetch.ts).
+  const fetch = w.fetch === NO_FETCH ? 0 : passFetchSeconds(w.policy.train, r);
   if (w.rollout) {
     // The decode's step at these rates, once for every objective work that shares it.
     const d = rolloutStepAt(w.rollout, m, t, r);
@@ -630,12 +645,21 @@ export function objectiveStep(
     const a = w.rolloutAlone ? rolloutStepAt(w.rolloutAlone, m, t, r) : null;
     const lone = a ? w.loneSteps * (a.step + a.lora) : 0;
     // A sleeping colocated vLLM wakes before each generation batch and sleeps after it: host work in series.
+    const wait = generateFetchSeconds(
+      w.fetch,
+      fetch,
+      w.policy.train.layers,
+      prefill,
+      d.step,
+      steps,
+    );
     out.rollout =
       w.rounds *
-      (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone + w.sleepCycle);
+      (prefill + (steps - (a ? w.loneSteps : 0)) * (d.step + d.lora) + lone + w.sleepCycle + wait);
   }
   out.weightSync =
-    w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair;
+    (w.sync === 0 ? 0 : w.sync === 1 ? (2 * w.syncBytes) / r.mem : w.syncBytes / r.intraPair) +
+    syncFetchSeconds(w.fetch, fetch);
   return (
     out.rollout +
     out.referenceLogprobs +

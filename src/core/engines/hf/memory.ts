@@ -38,6 +38,11 @@ export const AXOLOTL_SHARDED_QUANT_LOAD = {
   denseOnly: true,
 } as const;
 
+// huggingface/trl#5249: batching the server-mode sync's per-parameter requests cut Qwen2-0.5B's weight sync from 0.6 s
+// to 0.15 s; Qwen2-0.5B has 290 named parameter tensors (24 layers x (7 linears, 3 biases, 2 norms), embed_tokens and
+// the final norm; tied head), so a request costs (0.6 - 0.15) / 290 s beside its bytes.
+const TRL_SERVER_SYNC_TENSOR_SECONDS = (0.6 - 0.15) / 290;
+
 /** What TRL's trainers do on the Hugging Face engines (Trainer/TRL, and the same under DeepSpeed). */
 const TRL_TRAINER = {
   // TRL v1.9.0's GRPOTrainer: the old log-probs' forward with a vLLM rollout (FrameworkProfile.grpoOldLogprobs;
@@ -56,6 +61,10 @@ const TRL_TRAINER = {
   // width (line 2493). GRPOConfig has no padding-free mode. The same at huggingface/trl v1.9.0 (pad lines 2378-2411,
   // split line 1577).
   grpoPadsGenerationBatch: true,
+  // Server-mode weight sync, one named parameter tensor at a time: VLLMGeneration._push_param_to_vllm ->
+  // VLLMClient.update_named_param, an HTTP POST, a collective_rpc in the server and an NCCL broadcast and barrier
+  // each (huggingface/trl v1.9.0 trl/generation/vllm_generation.py L387-L392, vllm_client.py L489-L512).
+  vllmSyncTensorSeconds: TRL_SERVER_SYNC_TENSOR_SECONDS,
 } as const satisfies Partial<FrameworkProfile>;
 
 // transformers 5's grouped_mm_experts_forward (src/transformers/integrations/moe.py @8b584a67, the HF_PINS build) moves
@@ -90,6 +99,11 @@ export const HF_MEMORY: FrameworkProfile = {
   bnbQuantizesAll: false,
   chunkedLossCompiles: false,
   fsdpRootUnit: true, // accelerate FSDP auto-wraps decoder layers; the root holds embed_tokens and lm_head
+  // TRL's generate under FSDP summons the root unit only (huggingface/trl v1.9.0 grpo_trainer.py L1859
+  // `summon_full_params(self.model_wrapped, recurse=False)`; trl/distributed.py L74-L91: FSDP1 only, FSDP2 a no-op),
+  // so each decoder layer's unit unshards in its pre-forward and reshards after it under FULL_SHARD, at every forward
+  // of the generate (torch/distributed/fsdp/_runtime_utils.py _pre_forward_unshard, _post_forward_reshard).
+  shardedGenerate: 'per-forward',
   name: 'Hugging Face transformers + PEFT + TRL/Accelerate',
   eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
   fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
@@ -287,6 +301,10 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   bnbQuantizesAll: false,
   chunkedLossCompiles: false,
   fsdpRootUnit: false, // ZeRO-3 gathers each module only while it runs
+  // TRL's unwrap_model_for_generation gathers every parameter once around the generate call and removes the ZeRO-3
+  // hooks for it (huggingface/trl v1.9.0 trl/models/utils.py L139-L148: `deepspeed.zero.GatheredParameters(
+  // model.parameters())`, remove_hooks; GRPOConfig ds3_gather_for_generation defaults to True).
+  shardedGenerate: 'gather-once',
   name: 'DeepSpeed (with HF models)',
   eagerFp32RmsNorm: true,
   fusedSwiglu: false,
