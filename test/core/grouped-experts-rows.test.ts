@@ -81,3 +81,41 @@ describe("grouped experts: the wrapper's routed-row traffic (transformers 5, tor
     expect(withRows).toBeGreaterThan(without);
   });
 });
+
+// torchtitan's gpt-oss experts (GptOssGroupedExperts.forward and swiglu, torchtitan/models/gpt_oss/moe.py @b5bcd76c):
+// two bias repeat_interleaves and adds and the clamped SwiGLU, 26 passes over the expert width a routed row in forward
+// where the gated activation every layer is priced at is 5 (engines/torchtitan/memory.ts expertActivationPasses).
+describe("grouped experts: a model's own expert activation (torchtitan's gpt-oss)", () => {
+  const gptOss = modelFacts(resolveModel('gpt-oss-20b'));
+  const qwen = modelFacts(resolveModel('qwen3-30b-a3b'));
+
+  it('adds 21 expert-width passes a routed row to the dispatcher rows, eager only', () => {
+    const o = full('torchtitan');
+    const eager = groupedRowBytes(gptOss, o, 4096, gptOss.layers, true);
+    const rows = 4096 * (14 * gptOss.topK + 1) * gptOss.hidden;
+    const act = 4096 * 21 * gptOss.expertFfn * gptOss.topK;
+    expect(eager).toBe((rows + act) * 2 * gptOss.moeLayers);
+    const compiled = groupedRowBytes(gptOss, o, 4096, gptOss.layers, true, true);
+    expect(compiled).toBe(4096 * (6 * gptOss.topK + 1) * gptOss.hidden * 2 * gptOss.moeLayers);
+  });
+
+  it('leaves the models whose experts run the gated activation, and other engines, as they were', () => {
+    expect(groupedRowBytes(qwen, full('torchtitan'), 4096, qwen.layers, true)).toBe(
+      4096 * (14 * qwen.topK + 1) * qwen.hidden * 2 * qwen.moeLayers,
+    );
+    expect(groupedRowBytes(gptOss, full('hf-fsdp'), 4096, gptOss.layers, true)).toBe(
+      4096 * (9 * gptOss.topK + 1) * gptOss.hidden * 2 * gptOss.moeLayers,
+    );
+  });
+
+  it("slows torchtitan's eager gpt-oss-20b step on a B200", () => {
+    const o = full('torchtitan');
+    const t = defaultTimeOptions(1);
+    const w = trainWork(gptOss, o, t);
+    const b200 = gpuRates(findGpu('b200'), t);
+    const act = 21 * gptOss.expertFfn * gptOss.topK * w.tokens * 2 * gptOss.moeLayers;
+    expect(trainStep(w, b200)).toBeGreaterThan(
+      trainStep({ ...w, fwdElemBytes: w.fwdElemBytes - act }, b200),
+    );
+  });
+});

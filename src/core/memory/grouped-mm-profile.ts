@@ -18,4 +18,10 @@ export interface TorchGroupedMmProfile {
   compiledRowPasses?: number;
   /** The layer's forward calls for its own experts (absent: 2, the fused gate_up projection and down). */
   calls?: number;
+  /**
+   * By model_type: reads and writes in units of the expert width per routed row of the experts' own activation and bias
+   * adds between and after the calls, in forward and eager, where the model's experts run other than the gated
+   * activation every layer is priced at (time/grouped-mm.ts EAGER_GATED_ACT_PASSES). Absent: that count.
+   */
+  expertActivationPasses?: Readonly<Record<string, number>>;
 }

@@ -62,6 +62,13 @@ export function groupedMmWork(
 }
 
 /**
+ * Eager passes over the FFN width per token of a gated activation (silu reads and writes the gate, the product reads two
+ * and writes one), as train-work.ts elemBytesPerTokenLayer prices every layer's (transformers' and torchtitan's
+ * `silu(x @ w1) * (x @ w3)`, models/common/moe.py @b5bcd76c).
+ */
+export const EAGER_GATED_ACT_PASSES = 5;
+
+/**
  * Forward bytes of the grouped experts' wrapper outside its matmuls, on this rank (profile `torchGroupedMm.rowPasses`:
  * hidden-wide passes per routed row, `compiledRowPasses` where the model runs compiled, plus the top-k sum's one write a
  * token): transformers 5 gathers, sorts, scales,
@@ -81,5 +88,11 @@ export function groupedRowBytes(
   if (passes === undefined || !grouped || m.experts <= 1 || m.moeLayers === 0) return 0;
   const layers = (m.moeLayers * layersHere) / m.layers;
   const elem = o.compute === 'fp32' ? 4 : 2;
-  return tokens * (passes * m.topK + 1) * m.hidden * elem * layers;
+  // The model's own expert activation and biases beyond the gated count (profile expertActivationPasses), eager only.
+  const act = compiled ? undefined : tg?.expertActivationPasses?.[m.modelType];
+  const actExtra =
+    act === undefined
+      ? 0
+      : ((act - EAGER_GATED_ACT_PASSES) * m.expertFfn * m.topK) / Math.max(1, o.tp);
+  return tokens * ((passes * m.topK + 1) * m.hidden + actExtra) * elem * layers;
 }

@@ -19,6 +19,7 @@ import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
+import { groupedExpertRate } from './grouped-mm-rate.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
@@ -179,8 +180,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = gemmRate(w, r);
   const gemm = base * w.shape;
   const attnRate = attentionRate(w, r);
-  // Routed-expert GEMMs at their own shape, never faster than reading the hit experts' weights.
-  const expertRate = (w.expertFp32 ? r.gemm32 : base) * w.expertShape;
+  // Routed-expert GEMMs at their shape and grouped rate (grouped-mm-rate.ts), never faster than their weights' read.
+  const expertRate = (w.expertFp32 ? r.gemm32 : groupedExpertRate(w, r, base)) * w.expertShape;
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
   const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
   // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.

@@ -17,7 +17,7 @@ import { adapterPathWork, textLora } from './adapter-path.js';
 import { autocastCastOps } from './autocast.js';
 import { kbitStreamCastBytes, kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
-import { groupedMmWork, groupedRowBytes } from './grouped-mm.js';
+import { EAGER_GATED_ACT_PASSES, groupedMmWork, groupedRowBytes } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
 import { optimizerStepBytes } from './optimizer-step.js';
@@ -76,7 +76,7 @@ function elemBytesPerTokenLayer(
   const normPasses = fusedOps ? 2 : m.rms ? eager.norm : 2;
   const norms = m.norms * normPasses * h;
   const residual = compiled ? h : 2 * 3 * h;
-  const act = m.gated ? (fusedOps ? 3 : 5) * ffn : (compiled ? 2 : 2) * ffn;
+  const act = m.gated ? (fusedOps ? 3 : EAGER_GATED_ACT_PASSES) * ffn : (compiled ? 2 : 2) * ffn;
   const rotary = m.rms ? (fusedOps ? 2 : eager.rotary) * qk : 0;
   const qkv = m.attnWidth / tp + (2 * m.kvWidth) / tp;
   // An engine whose SDPA call copies q, k and v only when handed a mask, its output's copy back to token-major a

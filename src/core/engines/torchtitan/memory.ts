@@ -20,6 +20,13 @@ const TITAN_LOCAL_DISPATCH_ROW_PASSES = 14;
 // custom op (torch.library, torchtitan/ops/scatter_add.py at torchtitan@b5bcd76c), so both move what they move eager:
 // 2 + 2 + 2 = 6.
 const TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED = 6;
+// gpt-oss's experts (GptOssGroupedExperts.forward and swiglu, torchtitan/models/gpt_oss/moe.py at torchtitan@b5bcd76c),
+// per routed row in units of the expert width F (gate_up is 2F wide, interleaved; the output is the hidden size D = F in
+// gpt-oss): the first bias's repeat_interleave (write 2), its add (read 4, write 2), swiglu's two clamps (read 1, write
+// 1 each), the alpha scale (2), sigmoid (2), the product (read 2, write 1), addcmul's (1 + x_linear) product (read 2,
+// write 1), the second bias's repeat_interleave (write 1) and add (read 2, write 1): 26, where the gated activation
+// every layer is priced at is 5 (silu, product). Compiled, Inductor fuses the chain (not counted apart).
+const TITAN_GPT_OSS_EXPERT_PASSES = 26;
 
 export const TORCHTITAN_MEMORY: FrameworkProfile = {
   id: 'torchtitan',
@@ -96,6 +103,7 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
     calls: 3,
     rowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES,
     compiledRowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED,
+    expertActivationPasses: { gpt_oss: TITAN_GPT_OSS_EXPERT_PASSES },
   },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
   // AC wraps each block before FSDP wraps it ("per-TransformerBlock compile after AC wrapping and before FSDP"), so
