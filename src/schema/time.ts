@@ -359,9 +359,10 @@ export interface TimeOptions {
    * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the
    * default stream; DeepSpeed v0.16.5). A waited NCCL collective holds the stream it was waited on
    * (ProcessGroupNCCL: WorkNCCL::wait makes the current stream wait for the work's end event), so the reduces run
-   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued before the current
-   * module's kernels and waited on only by the next module. No flag sets it (vramplan's launcher writes
-   * overlap_comm true); `validate --throughput` does for rows whose config says so (their
+   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued (from the default stream as
+   * well, parameter_offload.py `__allgather_stream`; the collective runs on ProcessGroupNCCL's stream after the work
+   * queued before it) ahead of the current module's kernels and waited on only by the next module. No flag sets it
+   * (vramplan's launcher writes overlap_comm true); `validate --throughput` does for rows whose config says so (their
    * `deepspeed_overlap_comm`).
    */
   serialComm?: boolean;
