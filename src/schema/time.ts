@@ -374,6 +374,13 @@ export interface TimeOptions {
    */
   fsdpForwardPrefetch?: boolean;
   /**
+   * The run's FSDP is FSDP2 (`fully_shard`, accelerate's `fsdp_version: 2`): true adds its copies of each gathered unit
+   * into the parameters and of the gradients into the reduce-scatter buffer on the compute stream, false leaves them
+   * out (FSDP1's flat parameter gathers in place). Absent: the engine profile's `fsdp2Copies`. No flag sets it;
+   * `validate --throughput` does for rows that state their `fsdp_version`. Read by time/fsdp2-copies.ts.
+   */
+  fsdp2?: boolean;
+  /**
    * The run's DeepSpeed config left `reduce_bucket_size`, `stage3_prefetch_bucket_size` and
    * `stage3_param_persistence_threshold` 'auto', which transformers' Trainer fills from the model's hidden size (its
    * square, 0.9 of it, ten times it: integrations/deepspeed.py trainer_config_finalize): ZeRO-3's all-gathers and
