@@ -376,7 +376,7 @@ export interface TimeOptions {
   /**
    * The run's FSDP is FSDP2 (`fully_shard`, accelerate's `fsdp_version: 2`): true adds its copies of each gathered unit
    * into the parameters and of the gradients into the reduce-scatter buffer on the compute stream, false leaves them
-   * out (FSDP1's flat parameter gathers in place). Absent: the engine profile's `fsdp2Copies`. No flag sets it;
+   * out (FSDP1's flat parameter gathers in place). Absent: off (no engine profile turns it on yet). No flag sets it;
    * `validate --throughput` does for rows that state their `fsdp_version`. Read by time/fsdp2-copies.ts.
    */
   fsdp2?: boolean;

@@ -2,8 +2,8 @@
  * FSDP2 (torch's fully_shard) copies each gathered unit out of the all-gather buffer into its parameters and each unit's
  * gradients into the reduce-scatter buffer on the compute stream (torch/distributed/fsdp/_fully_shard/
  * _fsdp_collectives.py `foreach_all_gather_copy_out`, `foreach_reduce`): HBM traffic in series with the step
- * (time/fsdp2-copies.ts). torchtitan and torchtune shard with fully_shard (their profiles' fsdp2Copies); an HF run
- * says so with `fsdp_version: 2` (TimeOptions.fsdp2); FSDP1 and DeepSpeed copy nothing here.
+ * (time/fsdp2-copies.ts). A run says so with `fsdp_version: 2` (TimeOptions.fsdp2); no engine profile turns it on, and
+ * FSDP1 and DeepSpeed copy nothing here.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -68,19 +68,20 @@ describe("FSDP2's copies on the compute stream", () => {
     );
   });
 
-  it("follows the engine: torchtitan's and torchtune's fully_shard, not FSDP1's flat parameter or DeepSpeed", () => {
-    expect(trainWork(m, flags('torchtitan'), t).fsdpCopyGatherBytes).toBeGreaterThan(0);
-    expect(trainWork(m, flags('torchtitan'), { ...t, fsdp2: false }).fsdpCopyGatherBytes).toBe(0);
+  it('follows the run, on every FSDP engine alike: none unless it says FSDP2, never under DeepSpeed', () => {
+    const fsdp2 = { ...t, fsdp2: true };
     const dense = modelFacts(resolveModel('llama-3.1-8b'));
-    expect(trainWork(dense, flags('torchtune'), t).fsdpCopyGatherBytes).toBeGreaterThan(0);
-    expect(trainWork(m, flags('hf-fsdp'), t).fsdpCopyGatherBytes).toBe(0);
+    for (const engine of ['torchtitan', 'torchtune', 'hf-fsdp']) {
+      expect(trainWork(dense, flags(engine), fsdp2).fsdpCopyGatherBytes, engine).toBeGreaterThan(0);
+      expect(trainWork(dense, flags(engine), t).fsdpCopyGatherBytes, engine).toBe(0);
+    }
     // DeepSpeed's ZeRO-3 (the profile's zeroHooks) is never FSDP2, whatever a run says.
     expect(trainWork(m, flags('hf-deepspeed'), { ...t, fsdp2: true }).fsdpCopyGatherBytes).toBe(0);
   });
 
   it('copies nothing on one GPU', () => {
     const one = flags('torchtitan', { gpus: 1, zero: 0 });
-    const w = trainWork(m, one, defaultTimeOptions(1));
+    const w = trainWork(m, one, { ...defaultTimeOptions(1), fsdp2: true });
     expect(w.fsdpCopyGatherBytes + w.fsdpCopyReduceBytes + w.fsdpCopyPassBytes).toBe(0);
   });
 

@@ -222,12 +222,6 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
   recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)
-  /**
-   * Time: the engine shards with FSDP2 (`fully_shard`), which copies each gathered unit out of the all-gather buffer
-   * into its parameters and each unit's gradients into the reduce-scatter buffer on the compute stream
-   * (time/fsdp2-copies.ts). Absent: FSDP1's flat parameter (gathered in place) or DeepSpeed. TimeOptions.fsdp2 overrides.
-   */
-  fsdp2Copies?: boolean;
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**

@@ -32,13 +32,13 @@ export interface Fsdp2Copies {
 const NO_COPIES: Fsdp2Copies = { passBytes: 0, gatherBytes: 0, reduceBytes: 0 };
 
 /**
- * Whether the run's FSDP is FSDP2: the run's own `fsdp2` (TimeOptions), else the engine profile's `fsdp2Copies`; never
- * an engine that shards with DeepSpeed's ZeRO hooks.
+ * Whether the run's FSDP is FSDP2: the run says so (TimeOptions.fsdp2, a row's `fsdp_version`); never an engine that
+ * shards with DeepSpeed's ZeRO hooks. No engine profile turns it on yet: torchtitan, torchtune and the hf-fsdp launcher
+ * all run fully_shard, and they switch together once the HF FSDP1 rows say so (docs/time-model.md).
  */
 export function runsFsdp2(o: EstimateOptions, t: TimeOptions): boolean {
-  const fw = FRAMEWORKS[o.framework];
-  if (fw.zeroHooks !== undefined) return false;
-  return t.fsdp2 ?? fw.fsdp2Copies === true;
+  if (FRAMEWORKS[o.framework].zeroHooks !== undefined) return false;
+  return t.fsdp2 === true;
 }
 
 /**
