@@ -365,9 +365,10 @@ export interface TimeOptions {
    * current_stream()` unless overlap_comm, then each handle's wait; stage3.py `reduce_and_partition_stream` is the
    * default stream; DeepSpeed v0.16.5). A waited NCCL collective holds the stream it was waited on
    * (ProcessGroupNCCL: WorkNCCL::wait makes the current stream wait for the work's end event), so the reduces run
-   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued before the current
-   * module's kernels and waited on only by the next module. No flag sets it (vramplan's launcher writes
-   * overlap_comm true); `validate --throughput` does for rows whose config says so (their
+   * in series with backward. ZeRO-3's prefetched parameter gathers still overlap: issued (from the default stream as
+   * well, parameter_offload.py `__allgather_stream`; the collective runs on ProcessGroupNCCL's stream after the work
+   * queued before it) ahead of the current module's kernels and waited on only by the next module. No flag sets it
+   * (vramplan's launcher writes overlap_comm true); `validate --throughput` does for rows whose config says so (their
    * `deepspeed_overlap_comm`).
    */
   serialComm?: boolean;
@@ -378,6 +379,13 @@ export interface TimeOptions {
    * `fsdp_forward_prefetch`). Read by time/train-work.ts `forwardGathersInSeries`.
    */
   fsdpForwardPrefetch?: boolean;
+  /**
+   * The run's FSDP is FSDP2 (`fully_shard`, accelerate's `fsdp_version: 2`): true adds its copies of each gathered unit
+   * into the parameters and of the gradients into the reduce-scatter buffer on the compute stream, false leaves them
+   * out (FSDP1's flat parameter gathers in place). Absent: off (no engine profile turns it on yet). No flag sets it;
+   * `validate --throughput` does for rows that state their `fsdp_version`. Read by time/fsdp2-copies.ts.
+   */
+  fsdp2?: boolean;
   /**
    * The run's DeepSpeed config left `reduce_bucket_size`, `stage3_prefetch_bucket_size` and
    * `stage3_param_persistence_threshold` 'auto', which transformers' Trainer fills from the model's hidden size (its

@@ -6,6 +6,7 @@ import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
 import { offloadWork, recomputeGatherPasses, type OffloadSizes } from './offload-work.js';
 import { shardedWire } from './train-expert-parallel.js';
+import { fsdp2Copies } from './fsdp2-copies.js';
 import type { WorkLayout } from './train-work-types.js';
 
 /** Bytes each rank moves over links per step: gathers, gradient reduces, offload copies, TP all-reduces. */
@@ -39,7 +40,18 @@ export function commWork(
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
   const tpCalls = tp > 1 ? (4 + 2 * recompute) * layersHere : 0;
+  const copies = fsdp2Copies(m, o, t, w, {
+    storeBytes,
+    gathers: gathersPerMicro,
+    trainable,
+    // Unsharded gradients come at the gathered parameters' compute width (MixedPrecisionPolicy param_dtype).
+    gradIn: o.compute === 'fp32' ? 4 : 2,
+    gradOut: gradDtype,
+  });
   return {
+    fsdpCopyPassBytes: copies.passBytes,
+    fsdpCopyGatherBytes: copies.gatherBytes,
+    fsdpCopyReduceBytes: copies.reduceBytes,
     gatherBytes: gathersPerMicro * pass,
     gatherPassBytes: pass,
     gradReduceBytes: dp > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,

@@ -36,6 +36,24 @@ export function shardedWire(
   return ((elems - experts) / w.shard) * wire(w.dp) + (experts / (ep * w.pp)) * wire(efsdp);
 }
 
+/**
+ * Elements of `elems` parameters one rank holds unsharded after an FSDP all-gather over this stage (what it gathers
+ * them into): shardedWire's groups without the ring's (n - 1) / n, a group of one rank gathering nothing.
+ */
+export function shardedUnsharded(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: Pick<WorkLayout, 'shard' | 'dp' | 'cp' | 'tp' | 'pp'>,
+  elems: number,
+): number {
+  const ep = epOf(m, o);
+  const experts = m.expertWeightsPerLayer * m.experts * m.moeLayers;
+  const gathered = (n: number) => (n > 1 ? 1 : 0);
+  if (ep <= 1 || elems < experts) return (elems / w.shard) * gathered(w.dp);
+  const efsdp = (w.dp * w.cp * w.tp) / ep;
+  return ((elems - experts) / w.shard) * gathered(w.dp) + (experts / (ep * w.pp)) * gathered(efsdp);
+}
+
 /** The step's all-to-alls (module comment); none without EP. */
 export function expertParallelComm(
   m: ModelFacts,

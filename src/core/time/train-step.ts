@@ -75,6 +75,9 @@ interface StepTimes {
   /** torch._grouped_mm's per-group fallback beyond the experts' GPU work, forward and backward (grouped-mm.ts). */
   fallbackF: number;
   fallbackB: number;
+  /** FSDP2's copy-outs and reduce-scatter copy-in per micro-batch, on the compute stream (fsdp2-copies.ts). */
+  copyGather: number;
+  copyReduce: number;
 }
 
 // Every field is written before it is read; DOUBLE_FIELD makes them double fields from the start.
@@ -99,6 +102,8 @@ const scratch: StepTimes = {
   exposedStep: DOUBLE_FIELD,
   tpT: DOUBLE_FIELD,
   epT: DOUBLE_FIELD,
+  copyGather: DOUBLE_FIELD,
+  copyReduce: DOUBLE_FIELD,
   offExposed: DOUBLE_FIELD,
   zeroGather: DOUBLE_FIELD,
   bubble: DOUBLE_FIELD,
@@ -425,7 +430,8 @@ export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number):
   // A blocking copy waits behind the pass's own dispatch and hooks (offloadExposed).
   const held = w.offloadCopyBlocks ? forwardHostSeconds(w) : 0;
   const copy = c > 0 ? c / w.layers + Math.max(0, held + c - fwd) : 0;
-  return w.microBatches * (gather + copy);
+  // FSDP2 copies each gathered unit out on the compute stream (fsdp2-copies.ts).
+  return w.microBatches * (gather + copy + w.fsdpCopyPassBytes / r.mem);
 }
 
 /** Host seconds of one forward pass outside a per-expert loop: its dispatch and ZeRO hooks (computeTimes). */
@@ -451,8 +457,10 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
   phases[PH['gradient-reduce']] =
     s.exposedStep +
     s.zeroGather +
+    m * s.copyReduce +
     (w.gradReducePerMicro ? m * Math.max(0, s.exposedMicro - s.exposedMicro * gatherShare) : 0);
-  phases[PH['parameter-gather']] = w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0;
+  phases[PH['parameter-gather']] =
+    m * s.copyGather + (w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0);
   phases[PH['tensor-parallel']] = m * s.tpT;
   phases[PH['expert-parallel']] = m * s.epT;
   phases[PH['pipeline-bubble']] = s.bubble;
@@ -498,7 +506,11 @@ export function trainStep(
   const s = scratch;
   computeTimes(w, r, s);
   commTimes(w, r, s);
-  const perMicro = s.compute + s.exposedMicro + s.tpT + s.epT + s.offExposed;
+  // FSDP2 copies gathered units out and gradients in on the compute stream: HBM traffic in series with the passes.
+  s.copyGather = w.fsdpCopyGatherBytes / r.mem;
+  s.copyReduce = w.fsdpCopyReduceBytes / r.mem;
+  const copies = s.copyGather + s.copyReduce;
+  const perMicro = s.compute + copies + s.exposedMicro + s.tpT + s.epT + s.offExposed;
   const m = w.microBatches;
   // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
   // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).

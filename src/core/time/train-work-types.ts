@@ -74,6 +74,12 @@ export interface TrainWork {
   gatherBytes: number; // per micro-batch per GPU on the wire (ZeRO-3)
   /** Of them, one pass's (forward, backward or recompute): what a further forward of the model gathers. */
   gatherPassBytes: number;
+  /** FSDP2's copy-out of one gather pass, HBM bytes on the compute stream (fsdp2-copies.ts; 0 otherwise). */
+  fsdpCopyPassBytes: number;
+  /** FSDP2's copy-outs of a micro-batch's gather passes, HBM bytes on the compute stream. */
+  fsdpCopyGatherBytes: number;
+  /** FSDP2's reduce-scatter copy-in of a micro-batch's gradients, HBM bytes on the compute stream. */
+  fsdpCopyReduceBytes: number;
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
   /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */

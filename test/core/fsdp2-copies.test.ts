@@ -1,0 +1,103 @@
+/**
+ * FSDP2 (torch's fully_shard) copies each gathered unit out of the all-gather buffer into its parameters and each unit's
+ * gradients into the reduce-scatter buffer on the compute stream (torch/distributed/fsdp/_fully_shard/
+ * _fsdp_collectives.py `foreach_all_gather_copy_out`, `foreach_reduce`): HBM traffic in series with the step
+ * (time/fsdp2-copies.ts). A run says so with `fsdp_version: 2` (TimeOptions.fsdp2); no engine profile turns it on, and
+ * FSDP1 and DeepSpeed copy nothing here.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
+import { TRAIN_PHASES } from '../../src/core/time/model-facts.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+const h100 = findGpu('h100-sxm');
+const flags = (framework: string, extra: Record<string, unknown> = {}) =>
+  optionsFromFlags({
+    method: 'full',
+    weights: 'bf16',
+    'optimizer-states': 'bf16',
+    batch: 1,
+    seq: 4096,
+    checkpointing: 'full',
+    attention: 'flash',
+    zero: 3,
+    gpus: 8,
+    gpu: 'h100-sxm',
+    framework,
+    ...extra,
+  });
+const gatherPhase = TRAIN_PHASES.indexOf('parameter-gather');
+const reducePhase = TRAIN_PHASES.indexOf('gradient-reduce');
+
+describe("FSDP2's copies on the compute stream", () => {
+  const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+  const t = defaultTimeOptions(8);
+  const r = gpuRates(h100, t);
+
+  it('copies every gathered pass out and the gradients in: bf16 parameters read and written', () => {
+    const w = trainWork(m, flags('hf-fsdp'), { ...t, fsdp2: true });
+    // One pass: the whole model, unsharded over the 8 ranks, read from the all-gather buffer and written out (2 B each).
+    expect(w.fsdpCopyPassBytes).toBeCloseTo(2 * m.total * 2, -3);
+    // The HF engines' FSDP gathers in forward, backward and the recompute (train-comm-work.ts): three copy-outs.
+    expect(w.fsdpCopyGatherBytes).toBeCloseTo(3 * w.fsdpCopyPassBytes, -3);
+    // bf16 gradients read and written at the engine's bf16 reduce width.
+    expect(w.fsdpCopyReduceBytes).toBeCloseTo(m.total * (2 + 2), -3);
+  });
+
+  it('adds the copies at the memory rate to the step, as gather and reduce time', () => {
+    const o = flags('hf-fsdp');
+    const plain = trainWork(m, o, { ...t, fsdp2: false });
+    const copied = trainWork(m, o, { ...t, fsdp2: true });
+    expect(plain.fsdpCopyGatherBytes + plain.fsdpCopyReduceBytes).toBe(0);
+    const before = new Float64Array(TRAIN_PHASES.length);
+    const after = new Float64Array(TRAIN_PHASES.length);
+    const extra = trainStep(copied, r, after) - trainStep(plain, r, before);
+    const bytes = copied.fsdpCopyGatherBytes + copied.fsdpCopyReduceBytes;
+    expect(extra).toBeCloseTo((copied.microBatches * bytes) / r.mem, 9);
+    expect(after[gatherPhase]! - before[gatherPhase]!).toBeCloseTo(
+      (copied.microBatches * copied.fsdpCopyGatherBytes) / r.mem,
+      9,
+    );
+    expect(after[reducePhase]! - before[reducePhase]!).toBeCloseTo(
+      (copied.microBatches * copied.fsdpCopyReduceBytes) / r.mem,
+      9,
+    );
+  });
+
+  it('follows the run, on every FSDP engine alike: none unless it says FSDP2, never under DeepSpeed', () => {
+    const fsdp2 = { ...t, fsdp2: true };
+    const dense = modelFacts(resolveModel('llama-3.1-8b'));
+    for (const engine of ['torchtitan', 'torchtune', 'hf-fsdp']) {
+      expect(trainWork(dense, flags(engine), fsdp2).fsdpCopyGatherBytes, engine).toBeGreaterThan(0);
+      expect(trainWork(dense, flags(engine), t).fsdpCopyGatherBytes, engine).toBe(0);
+    }
+    // DeepSpeed's ZeRO-3 (the profile's zeroHooks) is never FSDP2, whatever a run says.
+    expect(trainWork(m, flags('hf-deepspeed'), { ...t, fsdp2: true }).fsdpCopyGatherBytes).toBe(0);
+  });
+
+  it('copies nothing on one GPU', () => {
+    const one = flags('torchtitan', { gpus: 1, zero: 0 });
+    const w = trainWork(m, one, { ...defaultTimeOptions(1), fsdp2: true });
+    expect(w.fsdpCopyGatherBytes + w.fsdpCopyReduceBytes + w.fsdpCopyPassBytes).toBe(0);
+  });
+
+  it('moves parameter bytes, not tokens: the copies do not change with the batch or the sequence', () => {
+    const base = trainWork(m, flags('torchtitan'), t);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.constantFrom(1024, 2048, 8192),
+        (batch, seq) => {
+          const w = trainWork(m, flags('torchtitan', { batch, seq }), t);
+          expect(w.fsdpCopyGatherBytes).toBeCloseTo(base.fsdpCopyGatherBytes, -3);
+          expect(w.fsdpCopyReduceBytes).toBeCloseTo(base.fsdpCopyReduceBytes, -3);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});
