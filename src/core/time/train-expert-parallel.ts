@@ -18,41 +18,48 @@ const epOf = (m: ModelFacts, o: EstimateOptions): number =>
 
 const wire = (n: number): number => (n - 1) / n;
 
+type ShardLayout = Pick<WorkLayout, 'shard' | 'dp' | 'cp' | 'tp' | 'pp'>;
+
 /**
- * Elements one rank receives in one FSDP all-gather (or sends in one reduce-scatter) of `elems` parameters over
- * this stage (ring: (n - 1) / n of the unsharded size). Under EP the routed experts, where `elems` holds them, are
- * 1/ep of theirs over the efsdp group; the rest as before, over TP x PP then the data-parallel ranks.
+ * `elems` parameters split over this stage's FSDP groups, each share weighed by `per(ranks)` of its group: under EP
+ * the routed experts, where `elems` holds them, are 1/ep of theirs over the efsdp group; the rest over TP x PP then
+ * the data-parallel ranks.
  */
-export function shardedWire(
+function overShardGroups(
   m: ModelFacts,
   o: EstimateOptions,
-  w: Pick<WorkLayout, 'shard' | 'dp' | 'cp' | 'tp' | 'pp'>,
+  w: ShardLayout,
   elems: number,
+  per: (ranks: number) => number,
 ): number {
   const ep = epOf(m, o);
   const experts = m.expertWeightsPerLayer * m.experts * m.moeLayers;
-  if (ep <= 1 || elems < experts) return (elems / w.shard) * wire(w.dp);
+  if (ep <= 1 || elems < experts) return (elems / w.shard) * per(w.dp);
   const efsdp = (w.dp * w.cp * w.tp) / ep;
-  return ((elems - experts) / w.shard) * wire(w.dp) + (experts / (ep * w.pp)) * wire(efsdp);
+  return ((elems - experts) / w.shard) * per(w.dp) + (experts / (ep * w.pp)) * per(efsdp);
 }
+
+/**
+ * Elements one rank receives in one FSDP all-gather (or sends in one reduce-scatter) of `elems` parameters over
+ * this stage (ring: (n - 1) / n of the unsharded size).
+ */
+export const shardedWire = (
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: ShardLayout,
+  elems: number,
+): number => overShardGroups(m, o, w, elems, wire);
 
 /**
  * Elements of `elems` parameters one rank holds unsharded after an FSDP all-gather over this stage (what it gathers
  * them into): shardedWire's groups without the ring's (n - 1) / n, a group of one rank gathering nothing.
  */
-export function shardedUnsharded(
+export const shardedUnsharded = (
   m: ModelFacts,
   o: EstimateOptions,
-  w: Pick<WorkLayout, 'shard' | 'dp' | 'cp' | 'tp' | 'pp'>,
+  w: ShardLayout,
   elems: number,
-): number {
-  const ep = epOf(m, o);
-  const experts = m.expertWeightsPerLayer * m.experts * m.moeLayers;
-  const gathered = (n: number) => (n > 1 ? 1 : 0);
-  if (ep <= 1 || elems < experts) return (elems / w.shard) * gathered(w.dp);
-  const efsdp = (w.dp * w.cp * w.tp) / ep;
-  return ((elems - experts) / w.shard) * gathered(w.dp) + (experts / (ep * w.pp)) * gathered(efsdp);
-}
+): number => overShardGroups(m, o, w, elems, (n) => (n > 1 ? 1 : 0));
 
 /** The step's all-to-alls (module comment); none without EP. */
 export function expertParallelComm(
