@@ -30,6 +30,10 @@ function float8Gpu(compute: string, cc: string | null | undefined): string | nul
 
 export const UNSLOTH_RUNS: EngineRuns = {
   float8Gpu,
+  // _check_hardware's first gate: CUDA below 8.9 raises before the recipe is looked at (ROCm goes on to its probe).
+  float8Check: {
+    fp8: `${FLOAT8}:199-205 (_check_hardware: "float8_training needs compute capability 8.9+ (fp8 tensor cores)")`,
+  },
   float8Runs: {
     fp8: `--compute fp8 on Unsloth is float8_training, torchao's tensorwise recipe: float8_training=True runs it only on compute capability 12.x, where Unsloth measured it faster than bfloat16; on 9.0, 10.x and ROCm it runs when float8_training is torchao.float8.Float8LinearConfig.from_recipe_name("tensorwise") (${FLOAT8}:28, :217-227); estimated as that recipe`,
   },
