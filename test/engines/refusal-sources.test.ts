@@ -62,3 +62,35 @@ describe('the FP8 GPU-capability refusal cites the engine that refuses', () => {
     }
   });
 });
+
+describe('--liger on an engine without Liger cites that engine', () => {
+  it.each([
+    [
+      'torchtune',
+      /torchtune 0\.6\.1 has no Liger integration: .*pytorch\/torchtune\/blob\/v0\.6\.1\/recipes\//,
+    ],
+    [
+      'torchtitan',
+      /torchtitan 0\.3\.0 has no Liger integration: .*torchtitan\/config\/configs\.py/,
+    ],
+    ['litgpt', /LitGPT 0\.5\.13 has no Liger integration: .*litgpt\/finetune\/full\.py/],
+    ['unsloth', /unsloth\/2026\.10\.9\/ \(wheel\) unsloth\/models\/dpo\.py:604/],
+  ])('%s', (framework, source) => {
+    const f = () => optionsFromFlags({ method: 'lora', framework, liger: true });
+    expect(f).toThrow(/^--liger: got true; expected off with --framework /);
+    expect(f).toThrow(source);
+    expect(f).toThrow(/Liger kernels run on the hf engines hf-trainer, hf-fsdp, hf-deepspeed/);
+  });
+  it('every registered engine either loads Liger or says why not', () => {
+    for (const [engine, runs] of Object.entries(ENGINE_RUNS)) {
+      const p = ENGINE_PROFILES[engine as keyof typeof ENGINE_PROFILES];
+      if (!p.methods.some((m) => m !== 'inference')) continue;
+      expect(p.liger === true || runs.noLiger !== undefined, engine).toBe(true);
+      expect(p.liger === true && runs.noLiger !== undefined, engine).toBe(false);
+    }
+  });
+  it('the Trainer engines still take it', () => {
+    for (const framework of ['hf', 'deepspeed'])
+      expect(optionsFromFlags({ method: 'lora', framework, liger: true }).liger).toBe(true);
+  });
+});

@@ -42,6 +42,8 @@ const TITAN_FLOAT8_CHECK = {
 export const TORCHTITAN_RUNS: EngineRuns = {
   refusal: zeroRefusal,
   float8Check: TITAN_FLOAT8_CHECK,
+  // No module of the torchtitan 0.3.0 wheel imports liger_kernel; its fused kernels are its own (overrides/).
+  noLiger: `torchtitan 0.3.0 has no Liger integration: its JobConfig (${R}/config/configs.py) has no Liger option and its fused kernels are its own (${R}/overrides/fused_swiglu.py)`,
   // A model_type torchtitan has no model of its own for, trained through its HF modeling backend (architectures.ts).
   estimatedAs: (arch) =>
     TITAN_HF_BACKEND.includes(arch.modelType)

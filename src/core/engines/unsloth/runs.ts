@@ -29,6 +29,10 @@ function float8Gpu(compute: string, cc: string | null | undefined): string | nul
 }
 
 export const UNSLOTH_RUNS: EngineRuns = {
+  // use_liger_kernel reaches TRL and the Trainer through Unsloth's configs: Unsloth steps its own fused losses aside
+  // for it (models/dpo.py:604, models/rl_replacements.py:7299-7300, trainer.py:877), and the Trainer's Liger patch
+  // then runs over Unsloth's patched model, a combination vramplan does not model.
+  noLiger: `Unsloth passes TRL's use_liger_kernel through and steps its own fused losses aside for it (${UNSLOTH_WHEEL}/models/dpo.py:604, models/rl_replacements.py:7299-7300, trainer.py:877), so the Trainer's Liger patch runs over Unsloth's patched model, a combination vramplan does not model`,
   float8Gpu,
   // _check_hardware's first gate: CUDA below 8.9 raises before the recipe is looked at (ROCm goes on to its probe).
   float8Check: {
