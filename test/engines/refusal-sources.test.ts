@@ -1,9 +1,10 @@
 // Refusals that cite the refusing engine's own source: the FP8 capability check of each engine that trains in FP8
 // (torchtitan 0.3.0's converters, Accelerate 1.15.0's fp8 check and Transformer Engine autowrap, Unsloth
-// 2026.10.9's float8_training).
+// 2026.10.9's float8_training); Liger where an engine has none; sequence and loss parallelism under the Trainer's TP
+// plans (transformers 5.14.1).
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
-import { withEngineDefaults } from '../../src/core/engines/defaults.js';
+import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { ENGINE_RUNS, float8CheckSource } from '../../src/core/engines/engines-runs.js';
 import { ENGINE_PROFILES } from '../../src/core/engines/engines.js';
 import { runsProfile } from '../../src/core/engines/runs.js';
@@ -92,5 +93,21 @@ describe('--liger on an engine without Liger cites that engine', () => {
   it('the Trainer engines still take it', () => {
     for (const framework of ['hf', 'deepspeed'])
       expect(optionsFromFlags({ method: 'lora', framework, liger: true }).liger).toBe(true);
+  });
+});
+
+describe("--sequence-parallel and --loss-parallel over the Trainer's TP plans (hf-fsdp)", () => {
+  const llama = resolveModel('llama-3.1-8b');
+  const tp = { framework: 'hf-fsdp', method: 'full', gpus: 4, tp: 2, zero: 3 };
+  const refusal = (flags: Record<string, unknown>) =>
+    engineRefusal(llama, withEngineDefaults(optionsFromFlags(flags), flags), flags);
+  it.each([[{ 'sequence-parallel': true }], [{ 'loss-parallel': true }]])('refuses %o', (extra) => {
+    expect(refusal({ ...tp, ...extra })).toMatch(
+      /rule hf-tp-no-sequence-parallel: transformers ==5\.14\.1, .*distributed\/configuration_utils\.py#L37-L38/,
+    );
+  });
+  it('estimates the same TP layout without them', () => {
+    expect(refusal(tp)).toBeNull();
+    expect(refusal({ ...tp, gpus: 8, tp: 4 })).toBeNull();
   });
 });
