@@ -17,7 +17,7 @@ const small = resolveModel('llama-3.2-1b');
 const FLOAT8_COMPUTES = ['fp8', 'mxfp8'] as const;
 const ACCELERATE_WHEEL = 'https://pypi.org/project/accelerate/1.15.0/ (wheel) accelerate';
 const TITAN_QUANT =
-  'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan/components/quantization';
+  'https://pypi.org/project/torchtitan/0.3.0/ (wheel) torchtitan/components/quantization';
 const UNSLOTH_FLOAT8 =
   'https://pypi.org/project/unsloth/2026.10.9/ (wheel) unsloth/models/float8_training.py';
 
@@ -29,8 +29,8 @@ const run = (flags: Record<string, unknown>, gpu: string) => {
 describe('the FP8 GPU-capability refusal cites the engine that refuses', () => {
   const full = { method: 'full', gpus: 1 };
   it.each([
-    ['torchtitan', 'fp8', 'a100-80gb-sxm', `${TITAN_QUANT}/float8.py`],
-    ['torchtitan', 'mxfp8', 'h100-sxm', `${TITAN_QUANT}/mx.py`],
+    ['torchtitan', 'fp8', 'a100-80gb-sxm', `${TITAN_QUANT}/float8.py:85-96`],
+    ['torchtitan', 'mxfp8', 'h100-sxm', `${TITAN_QUANT}/mx.py:70-71`],
     ['hf', 'fp8', 'a100-80gb-sxm', `${ACCELERATE_WHEEL}/state.py:931-942`],
     ['hf', 'mxfp8', 'h100-sxm', `${ACCELERATE_WHEEL}/utils/transformer_engine.py:157-168`],
     ['deepspeed', 'fp8', 'a100-80gb-sxm', `${ACCELERATE_WHEEL}/state.py:931-942`],
