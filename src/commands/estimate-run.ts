@@ -6,6 +6,7 @@ import { engineRefusal, unaskedFallbacks, withEngineDefaults } from '../core/eng
 import { engineOf } from '../core/engines/engine.js';
 import {
   attentionNote,
+  float8CheckSource,
   float8GpuRefusal,
   float8LoraNote,
   float8RunsNote,
@@ -205,8 +206,11 @@ export function estimateChecks(
   // engine's own hardware check of its recipe (its runs' float8Gpu).
   const f8 =
     gpu && isFloat8Compute(options.compute)
-      ? (float8Refusal(options.compute, gpu.computeCapability) ??
-        float8GpuRefusal(engine, options.compute, gpu.computeCapability))
+      ? (float8Refusal(
+          options.compute,
+          gpu.computeCapability,
+          float8CheckSource(engine, options.compute),
+        ) ?? float8GpuRefusal(engine, options.compute, gpu.computeCapability))
       : null;
   if (f8) throw badValue('--compute', options.compute, `a dtype this GPU trains in: ${f8}`);
   if (options.cpuMoeLayers !== undefined) notes.unshift(cpuMoeNote(arch, options.cpuMoeLayers));

@@ -61,6 +61,8 @@ export interface EngineTraits {
   float8Lora?: boolean;
   /** `--ep` when training: it runs expert parallelism for training MoE models (its profile's ep). */
   trainingEp?: boolean;
+  /** Why `--liger` does not run on it, with the engine's own source (its runs' noLiger). */
+  noLiger?: string;
 }
 const TRAITS = new Map<Engine, EngineTraits>();
 
@@ -79,11 +81,17 @@ export function registerEngineName(
 }
 
 /** The registered engines with `trait`, built-in ones first, in registration order. */
-export const enginesWith = (trait: keyof EngineTraits): Engine[] =>
+export const enginesWith = (trait: Exclude<keyof EngineTraits, 'noLiger'>): Engine[] =>
   engineNames().filter((e) => TRAITS.get(e)?.[trait] === true);
 
+/** What the first registered engine of `framework` states for a text trait, or undefined. */
+export const frameworkWhy = (framework: string, trait: 'noLiger'): string | undefined => {
+  const e = engineNames().find((n) => REGISTERED.get(n) === framework && TRAITS.get(n)?.[trait]);
+  return e === undefined ? undefined : TRAITS.get(e)?.[trait];
+};
+
 /** The frameworks of the registered engines with `trait`, each once, in the engines' order. */
-export const frameworksWith = (trait: keyof EngineTraits): Framework[] => [
+export const frameworksWith = (trait: Exclude<keyof EngineTraits, 'noLiger'>): Framework[] => [
   ...new Set(enginesWith(trait).map(engineFramework)),
 ];
 

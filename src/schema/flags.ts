@@ -40,6 +40,7 @@ import {
   engineNames,
   enginesWith,
   frameworksWith,
+  frameworkWhy,
   isEngine,
   type Engine,
 } from './engine.js';
@@ -656,7 +657,7 @@ export function checkCombination(o: EstimateOptions): void {
     throw new FlagError(
       'liger',
       true,
-      `off with --framework ${o.framework} (Liger kernels run on the hf engines ${enginesWith('liger').join(', ')}: --framework ${liger.join(' or ')})`,
+      `off with --framework ${o.framework} (${frameworkWhy(o.framework, 'noLiger') ?? 'its engine loads no Liger kernels'}; Liger kernels run on the hf engines ${enginesWith('liger').join(', ')}: --framework ${liger.join(' or ')})`,
     );
   // unsloth_tiled_mlp is a FastLanguageModel.from_pretrained argument (unsloth/models/loader.py @015bdef0,
   // patch_tiled_mlp from unsloth_zoo/tiled_mlp.py @ce232d6c): only engines whose profile sets tiledMlp load it.

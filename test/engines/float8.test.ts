@@ -28,13 +28,16 @@ function estimate(flags: Record<string, unknown>, gpu = 'h100-sxm') {
 
 describe('FP8 training: where it runs', () => {
   it('needs FP8 tensor cores for fp8 and MX GEMMs for mxfp8, naming the GPU', () => {
-    expect(float8Refusal('fp8', '9.0')).toBeNull();
-    expect(float8Refusal('fp8', '8.9')).toBeNull();
-    expect(float8Refusal('fp8', 'gfx942')).toBeNull();
-    expect(float8Refusal('fp8', '8.0')).toMatch(/8\.9\+.*this GPU is 8\.0/);
-    expect(float8Refusal('fp8', 'gfx90a')).toMatch(/gfx942\+/);
-    expect(float8Refusal('mxfp8', '10.0')).toBeNull();
-    expect(float8Refusal('mxfp8', '9.0')).toMatch(/10\.0\+/);
+    const src = 'the engine check';
+    expect(float8Refusal('fp8', '9.0', src)).toBeNull();
+    expect(float8Refusal('fp8', '8.9', src)).toBeNull();
+    expect(float8Refusal('fp8', 'gfx942', src)).toBeNull();
+    expect(float8Refusal('fp8', '8.0', src)).toMatch(
+      /8\.9\+.*this GPU is 8\.0 \(the engine check\)$/,
+    );
+    expect(float8Refusal('fp8', 'gfx90a', src)).toMatch(/gfx942\+/);
+    expect(float8Refusal('mxfp8', '10.0', src)).toBeNull();
+    expect(float8Refusal('mxfp8', '9.0', src)).toMatch(/10\.0\+/);
   });
 
   it('estimate refuses it in one line where the GPU, the method or the engine cannot run it', () => {

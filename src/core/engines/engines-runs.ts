@@ -90,6 +90,17 @@ export function float8RunsNote(engine: Engine, o: EstimateOptions): string | nul
   return ENGINE_RUNS[engine].float8Runs?.[o.compute] ?? null;
 }
 
+/**
+ * torch's FP8 GEMM gate, for an engine whose runs name no FP8 check of their own: _scaled_mm_allowed_device
+ * raises "torch._scaled_mm is only supported on CUDA devices with compute capability >= 9.0 or 8.9, or ROCm MI300+".
+ */
+const TORCH_SCALED_MM =
+  'torch._scaled_mm_allowed_device, https://github.com/pytorch/pytorch/blob/v2.12.1/aten/src/ATen/native/cuda/ScaledBlas.cpp';
+
+/** The source the FP8 capability refusal of `compute` on `engine` cites: the engine's own check. */
+export const float8CheckSource = (engine: Engine, compute: Float8Compute): string =>
+  ENGINE_RUNS[engine].float8Check?.[compute] ?? TORCH_SCALED_MM;
+
 /** Why the engine's own hardware check refuses its FP8 recipe on a GPU of compute capability `cc`, or null. */
 export const float8GpuRefusal = (
   engine: Engine,

@@ -97,6 +97,16 @@ export interface EngineRuns {
    */
   float8Runs?: Partial<Record<Float8Compute, string>>;
   /**
+   * Why the engine does not run Liger's kernels (`--liger`), with its own source (its config schema or trainer
+   * code at a tag or commit, where Liger is not wired); the flag's refusal cites it. Absent on engines that run them.
+   */
+  noLiger?: string;
+  /**
+   * Where the engine's own check of the GPU's FP8 capability raises (a file at a tag or commit, and what it
+   * checks), per recipe it runs: the source kernels/float8.ts float8Refusal cites. Absent: torch's own check.
+   */
+  float8Check?: Partial<Record<Float8Compute, string>>;
+  /**
    * Where the engine's own hardware check refuses its FP8 recipe on a GPU whose FP8 kernels exist
    * (kernels/float8.ts float8Refusal passes it): why, with its source, or null. Estimate only.
    */

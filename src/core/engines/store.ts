@@ -50,6 +50,7 @@ export function registerEngine(def: EngineDef): void {
     tiledMlp: def.profile.tiledMlp === true,
     float8Lora: def.runs.float8Lora !== undefined,
     trainingEp: def.profile.ep === true,
+    ...(def.runs.noLiger !== undefined ? { noLiger: def.runs.noLiger } : {}),
   });
   for (const f of [fw, ...(def.claimsFor ?? [])]) {
     const list = CLAIMANTS.get(f) ?? [];

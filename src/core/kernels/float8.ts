@@ -11,17 +11,15 @@ import type { Float8Compute } from '../../schema/estimate.js';
 /** Least NVIDIA compute capability each FP8 training format needs (float8Refusal; the planner's hardware gate). */
 export const FLOAT8_MIN_CC: Record<Float8Compute, number> = { fp8: 8.9, mxfp8: 10 };
 
-const TT = 'https://github.com/pytorch/torchtitan/blob/v0.3.0/torchtitan/components/quantization';
-
 /**
  * Why a GPU of compute capability `cc` (or ROCm target) cannot run FP8 training in `compute`, or null. fp8:
- * torch._scaled_mm's FP8 tensor-core kernels, NVIDIA sm_89+ or AMD gfx942+ (torchtitan 0.3.0 float8.py raises
- * "float8 is only supported on NVIDIA SM89 or later, or AMD gfx942 (MI300) or later"); mxfp8: MX block-scaled
- * GEMMs, NVIDIA sm_100+ (torchtitan 0.3.0 mx.py has_cuda_capability(10, 0)).
+ * torch._scaled_mm's FP8 tensor-core kernels, NVIDIA sm_89+ or AMD gfx942+; mxfp8: MX block-scaled GEMMs, NVIDIA
+ * sm_100+. `source` is where the engine's own check raises (its runs' float8Check, engines-runs.ts float8CheckSource).
  */
 export function float8Refusal(
   compute: Float8Compute,
   cc: string | null | undefined,
+  source: string,
 ): string | null {
   const rocm = /^gfx(\d+)$/.exec(cc ?? '');
   const n = cc && !rocm ? Number(cc) : 0;
@@ -32,7 +30,7 @@ export function float8Refusal(
     compute === 'fp8'
       ? 'FP8 tensor cores (NVIDIA compute capability 8.9+ or AMD gfx942+)'
       : 'MX block-scaled GEMMs (NVIDIA compute capability 10.0+)';
-  return `${compute} training needs ${what}; this GPU is ${cc ?? 'not a CUDA or ROCm device'} (${TT}/${compute === 'fp8' ? 'float8' : 'mx'}.py)`;
+  return `${compute} training needs ${what}; this GPU is ${cc ?? 'not a CUDA or ROCm device'} (${source})`;
 }
 
 // FP8 tensor cores run dense FP8 at twice the 16-bit rate on every GPU that has them (H100 SXM 1,979 vs 989

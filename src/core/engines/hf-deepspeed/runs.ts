@@ -18,7 +18,13 @@
  */
 import type { EstimateOptions, Optimizer } from '../../../schema/estimate.js';
 import type { EngineRuns, RunsSet } from '../runs.js';
-import { HF_TRAINING_RUNS, TE_MXFP8, hfZeroRefusal, bnb4bitLoadNote } from '../hf/runs.js';
+import {
+  HF_TRAINING_RUNS,
+  HF_FLOAT8_CHECK,
+  TE_MXFP8,
+  hfZeroRefusal,
+  bnb4bitLoadNote,
+} from '../hf/runs.js';
 import { HF_DEEPSPEED_PROFILE } from './profile.js';
 
 const DEEPSPEED_ENGINE =
@@ -91,6 +97,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
       'https://github.com/huggingface/transformers/blob/001002320fa01a489bb9b93976a7e4cd1a46291c/src/transformers/quantizers/quantizer_gptq.py',
   },
   float8Runs: { mxfp8: TE_MXFP8 },
+  float8Check: HF_FLOAT8_CHECK,
   refusal: (o, set) =>
     // engineRejects checks --cp before the ZeRO stage and the offloaded optimizer.
     ulyssesRefusal(o, set) ?? hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),

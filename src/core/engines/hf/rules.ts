@@ -369,8 +369,28 @@ export const HF_TRAINER_RULES: readonly Rule[] = [
   FLASH_ATTN_WHEEL,
   TRL_GRPO_VLLM_4BIT,
 ];
+/**
+ * The Trainer's tensor parallelism (ParallelismConfig tp_size over FSDP2) loads the model with its tp_plan:
+ * transformers 5.14.1's base_model_tp_plan entries are colwise/rowwise linears (no model's plan uses the
+ * sequence_parallel style, integrations/tensor_parallel.py ParallelInterface), DistributedConfig's
+ * enable_sequence_parallel is "Reserved for sequence parallelism. Not wired up yet." (distributed/configuration_utils.py
+ * L37-38), and lm_head is colwise_gather_output (e.g. models/llama/modeling_llama.py L431): norms, activations between
+ * blocks and the loss run whole on every TP rank.
+ */
+const HF_TP_NO_SEQUENCE_PARALLEL: Rule = {
+  id: 'hf-tp-no-sequence-parallel',
+  says: "the Trainer's tensor-parallel plans (transformers' base_model_tp_plan) split the linears only: no model's plan runs the sequence_parallel style and DistributedConfig's enable_sequence_parallel is \"Reserved for sequence parallelism. Not wired up yet.\", and lm_head gathers its logits (colwise_gather_output), so norms, activations between blocks and the loss stay whole on every TP rank: estimate --tp without --sequence-parallel and --loss-parallel",
+  library: 'transformers',
+  versions: '==5.14.1',
+  source:
+    'https://github.com/huggingface/transformers/blob/v5.14.1/src/transformers/distributed/configuration_utils.py#L37-L38',
+  effect: 'forbid',
+  applies: (x) => x.options.tp > 1 && (x.options.sequenceParallel || x.options.lossParallel),
+};
+
 export const HF_FSDP_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
+  HF_TP_NO_SEQUENCE_PARALLEL,
   HF_NO_SDPA,
   BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,

@@ -70,6 +70,20 @@ const A =
  */
 export const TE_MXFP8 = `--compute mxfp8 runs on the Trainer through Accelerate's Transformer Engine backend (fp8_backend TE with use_mxfp8_block_scaling: te_recipe.MXFP8BlockScaling in apply_fp8_autowrap, ${A}/transformer_engine.py; convert_model swaps the linears for te.Linear in _prepare_te, which needs the model and a torch optimizer in one prepare call: DDP, FSDP2, and DeepSpeed with the Trainer's optimizer do so; FSDP1 prepares the model alone and a DeepSpeed config's own optimizer is a DummyOptim, and both raise), estimated as torchao's MXFP8 linears (the same block-scaled GEMMs; TE's own casts and saved quantized inputs, and its converting lm_head too, not modelled); vramplan writes no launch files for it`;
 
+const AW = 'https://pypi.org/project/accelerate/1.15.0/ (wheel) accelerate';
+
+/**
+ * Where the Trainer's FP8 runs check the GPU (accelerate 1.15.0 wheel). fp8 (the AO backend): AcceleratorState
+ * asks check_cuda_fp8_capability (compute capability 8.9+) and below it only warns and sets its mixed precision to
+ * fp16, while Accelerator.fp8_enabled keeps the argument (accelerator.py:479), so _prepare_ao still converts the
+ * linears to torchao's Float8Linear, whose torch._scaled_mm raises on the GPU. mxfp8 (the TE backend):
+ * apply_fp8_autowrap raises "MXFP8 block scaling is not available" where TE's check_mxfp8_support fails.
+ */
+export const HF_FLOAT8_CHECK = {
+  fp8: `${AW}/state.py:931-942, utils/environment.py:226-244 (check_cuda_fp8_capability: 8.9+; below it Accelerate warns and falls back to fp16, but Accelerator.fp8_enabled follows the fp8 argument, accelerator.py:479, so _prepare_ao still swaps in torchao Float8Linear and torch._scaled_mm raises)`,
+  mxfp8: `${AW}/utils/transformer_engine.py:157-168 (apply_fp8_autowrap: check_mxfp8_support, "MXFP8 block scaling is not available")`,
+};
+
 /**
  * The Trainer under Accelerate (hf-trainer, hf-fsdp) also trains in FP8: axolotl's `fp8: true` and
  * LLaMA-Factory's `fp8` hand Accelerate an AORecipeKwargs, which converts the linears with torchao.float8's
@@ -85,6 +99,7 @@ export const HF_ACCELERATE_RUNS: EngineRuns = {
     float8: `${A}/ao.py`,
   },
   float8Runs: { mxfp8: TE_MXFP8 },
+  float8Check: HF_FLOAT8_CHECK,
 };
 
 /**

@@ -30,6 +30,8 @@ const LIGHTNING_WHEEL = 'https://pypi.org/project/lightning/2.6.5/ (wheel) light
 const LITGPT_FLOAT8 = `LitGPT 0.5.13 trains in no FP8 recipe: --precision transformer-engine is Fabric's TransformerEnginePrecision (${LIGHTNING_WHEEL}/connector.py:477-480: te.Linear layers, TE's DelayedScaling, no MXFP8 recipe), and finetune_full's strict checkpoint load after the swap raises on te.Linear's missing _extra_state keys (${L}/finetune/full.py#L158-L170, ${L}/utils.py#L383-L398; transformer_engine 2.20.2 pytorch/module/base.py:1419 set_extra_state); over several GPUs FSDPPrecision raises ValueError for it (${LIGHTNING_WHEEL}/plugins/precision/fsdp.py:54-59); finetune_lora swaps the linears after freezing them (${L}/finetune/lora.py#L212-L217), so the base weights train`;
 
 export const LITGPT_RUNS: EngineRuns = {
+  // No module of the litgpt 0.5.13 wheel imports liger_kernel.
+  noLiger: `LitGPT 0.5.13 has no Liger integration: litgpt finetune's setup arguments (${L}/finetune/full.py, ${L}/finetune/lora.py) have no Liger option and its model is its own GPT module (${L}/model.py), which Liger's transformers patches do not reach`,
   refusal: shardedQuantized,
   // `litgpt generate` (generate/base.py), `litgpt chat` (chat/base.py), `litgpt serve` (deploy/serve.py): one
   // model with a KV cache, in --precision and --quantize bnb.nf4 / bnb.nf4-dq / bnb.fp4 / bnb.int8.

@@ -29,8 +29,19 @@ function zeroRefusal(o: EstimateOptions, set: RunsSet | 'other'): string | null 
   return `--zero: got ${o.zero}; expected 3: torchtitan wraps the model in FSDP2 at any degree (apply_fsdp_to_decoder, ${R}/models/llama3/parallelize.py); its DDP (data_parallel_replicate_degree with data_parallel_shard_degree 1) and fsdp_reshard_after_forward "never" (${R}/config/configs.py) keep FSDP2's fp32 shards beside bf16 unsharded copies, a layout the ZeRO-0/2 estimates (DDP, DeepSpeed) do not model: estimate --zero 3`;
 }
 
+/** torchtitan 0.3.0's FP8 converters check the GPU before they swap the linears (the 0.3.0 wheel). */
+const TITAN_QUANT =
+  'https://pypi.org/project/torchtitan/0.3.0/ (wheel) torchtitan/components/quantization';
+const TITAN_FLOAT8_CHECK = {
+  fp8: `${TITAN_QUANT}/float8.py:85-96 (has_cuda_capability(8, 9) or has_rocm_capability(9, 4), else "float8 is only supported on NVIDIA SM89 or later, or AMD gfx942 (MI300) or later")`,
+  mxfp8: `${TITAN_QUANT}/mx.py:70-71 (has_cuda_capability(10, 0), else "MXFP8 is only supported on SM100 or later architectures")`,
+};
+
 export const TORCHTITAN_RUNS: EngineRuns = {
   refusal: zeroRefusal,
+  float8Check: TITAN_FLOAT8_CHECK,
+  // No module of the torchtitan 0.3.0 wheel imports liger_kernel; its fused kernels are its own (overrides/).
+  noLiger: `torchtitan 0.3.0 has no Liger integration: its JobConfig (${R}/config/configs.py) has no Liger option and its fused kernels are its own (${R}/overrides/fused_swiglu.py)`,
   // A model_type torchtitan has no model of its own for, trained through its HF modeling backend (architectures.ts).
   estimatedAs: (arch) =>
     TITAN_HF_BACKEND.includes(arch.modelType)

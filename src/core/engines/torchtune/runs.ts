@@ -10,6 +10,9 @@ import { TORCHTUNE_PROFILE } from './profile.js';
 const T = 'https://github.com/pytorch/torchtune/blob/v0.6.1';
 
 export const TORCHTUNE_RUNS: EngineRuns = {
+  // No module of the torchtune 0.6.1 wheel (recipes included) imports liger_kernel: each recipe builds its model and
+  // loss from the config's _component_ paths (config.instantiate(cfg_model), config.instantiate(cfg.loss)).
+  noLiger: `torchtune 0.6.1 has no Liger integration: its recipes build the model and loss from the config's _component_ paths (config.instantiate(cfg_model), config.instantiate(cfg.loss): ${T}/recipes/full_finetune_distributed.py), torchtune's own modules and losses, none of them Liger's`,
   // `tune run generate`: recipes/generate.py builds the model, loads the checkpoint and decodes with a KV cache.
   widen: {
     methods: [...TORCHTUNE_PROFILE.methods, 'inference'],

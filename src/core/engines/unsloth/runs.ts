@@ -29,7 +29,15 @@ function float8Gpu(compute: string, cc: string | null | undefined): string | nul
 }
 
 export const UNSLOTH_RUNS: EngineRuns = {
+  // use_liger_kernel reaches TRL and the Trainer through Unsloth's configs: Unsloth steps its own fused losses aside
+  // for it (models/dpo.py:604, models/rl_replacements.py:7299-7300, trainer.py:877), and the Trainer's Liger patch
+  // then runs over Unsloth's patched model, a combination vramplan does not model.
+  noLiger: `Unsloth passes TRL's use_liger_kernel through and steps its own fused losses aside for it (${UNSLOTH_WHEEL}/models/dpo.py:604, models/rl_replacements.py:7299-7300, trainer.py:877), so the Trainer's Liger patch runs over Unsloth's patched model, a combination vramplan does not model`,
   float8Gpu,
+  // _check_hardware's first gate: CUDA below 8.9 raises before the recipe is looked at (ROCm goes on to its probe).
+  float8Check: {
+    fp8: `${FLOAT8}:199-205 (_check_hardware: "float8_training needs compute capability 8.9+ (fp8 tensor cores)")`,
+  },
   float8Runs: {
     fp8: `--compute fp8 on Unsloth is float8_training, torchao's tensorwise recipe: float8_training=True runs it only on compute capability 12.x, where Unsloth measured it faster than bfloat16; on 9.0, 10.x and ROCm it runs when float8_training is torchao.float8.Float8LinearConfig.from_recipe_name("tensorwise") (${FLOAT8}:28, :217-227); estimated as that recipe`,
   },
