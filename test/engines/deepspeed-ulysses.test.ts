@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { engineRefusal, withEngineDefaults } from '../../src/core/engines/defaults.js';
 import { onEngine } from '../../src/core/engines/index.js';
+import { notWritten } from '../../src/core/engines/engines-runs.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { ulyssesElemsPerToken } from '../../src/core/time/train-sequence-parallel.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
@@ -95,6 +96,16 @@ describe('per-GPU activations under Ulysses', () => {
         },
       ),
       { numRuns: 20 },
+    );
+  });
+});
+
+describe('launch under Ulysses', () => {
+  it('writes no files and says how the Trainer is told (ParallelismConfig sp_backend "deepspeed")', () => {
+    const flags = { ...BASE, gpus: 8, cp: 4 };
+    const o = onEngine(optionsFromFlags(flags), 'hf-deepspeed');
+    expect(notWritten('hf-deepspeed', o, 2, 1)).toMatch(
+      /no context parallelism.*ParallelismConfig\(sp_backend="deepspeed", sp_size=4\).*vramplan writes no Ulysses launch/,
     );
   });
 });
