@@ -51,9 +51,10 @@ export function notWritten(
   accum: number,
 ): string | null {
   const why = engineRejects(engine, o, dp, accum);
-  return why
-    ? `vramplan writes no ${engine} launch files for this configuration (what it writes: ${why}); the engine runs it, and estimate models it`
-    : null;
+  if (!why) return null;
+  // The engine's own account of the layout (how it is told, with its source), where it has one.
+  const how = ENGINE_RUNS[engine].parallelNote?.(o, dp);
+  return `vramplan writes no ${engine} launch files for this configuration (what it writes: ${why}); the engine runs it, and estimate models it${how ? ` (${how})` : ''}`;
 }
 
 /** The note for a given `--chunked-loss` the engine runs otherwise (it has no switch), or null. */

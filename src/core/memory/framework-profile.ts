@@ -219,6 +219,12 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   moeDense?: readonly string[];
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
+  /**
+   * Time: context parallelism runs as Ulysses (time/train-sequence-parallel.ts): all-to-alls around each attention
+   * turn the rank's sequence shard of every head into every position of its heads' shard and back. Absent: torch's
+   * ring attention (its K/V rotation is not timed).
+   */
+  cpAllToAll?: true;
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
   recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)

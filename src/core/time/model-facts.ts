@@ -290,6 +290,8 @@ export const TRAIN_PHASES = [
   'tensor-parallel',
   // Training expert parallelism's all-to-alls (time/train-expert-parallel.ts): listed only where some run.
   'expert-parallel',
+  // Ulysses sequence parallelism's all-to-alls (time/train-sequence-parallel.ts): listed only where some run.
+  'sequence-parallel',
   'pipeline-bubble',
   'offload',
   'overhead',

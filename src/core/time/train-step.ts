@@ -65,6 +65,8 @@ interface StepTimes {
   tpT: number;
   /** Training EP's all-to-alls per micro-batch: in series with the MoE layers' compute (train-expert-parallel.ts). */
   epT: number;
+  /** Ulysses' all-to-alls per micro-batch (train-sequence-parallel.ts), on the compute stream. */
+  spT: number;
   offExposed: number;
   zeroGather: number;
   bubble: number;
@@ -104,6 +106,7 @@ const scratch: StepTimes = {
   epT: DOUBLE_FIELD,
   copyGather: DOUBLE_FIELD,
   copyReduce: DOUBLE_FIELD,
+  spT: DOUBLE_FIELD,
   offExposed: DOUBLE_FIELD,
   zeroGather: DOUBLE_FIELD,
   bubble: DOUBLE_FIELD,
@@ -371,6 +374,11 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const epLink = w.ep.group > r.gpusPerNode ? r.interNode : r.intraMany;
   const epLatency = epLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   s.epT = w.ep.bytes > 0 ? w.ep.bytes / epLink + w.ep.calls * epLatency : 0;
+  // Ulysses' all-to-alls over the cp group (consecutive ranks, parallel_state_sp.py), picked as the EP group's are.
+  const spLink =
+    w.sp.group > r.gpusPerNode ? r.interNode : w.sp.group <= 2 ? r.intraPair : r.intraMany;
+  const spLatency = spLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  s.spT = w.sp.bytes > 0 ? w.sp.bytes / spLink + w.sp.calls * spLatency : 0;
   s.offExposed = offloadExposed(w, r, s);
   s.dpLink = dpLink;
   s.gatherT = gatherT;
@@ -463,6 +471,7 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
     m * s.copyGather + (w.gatherBytes > 0 ? m * s.exposedMicro * gatherShare : 0);
   phases[PH['tensor-parallel']] = m * s.tpT;
   phases[PH['expert-parallel']] = m * s.epT;
+  phases[PH['sequence-parallel']] = m * s.spT;
   phases[PH['pipeline-bubble']] = s.bubble;
   phases[PH.offload] = m * s.offExposed;
   phases[PH.overhead] = STEP_OVERHEAD_SECONDS;
@@ -487,7 +496,8 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m * s.fallbackB +
     m * (s.bwd - s.bwdGpu) +
     m * (w.dequantSeconds + s.deqHost);
-  const commT = m * (s.exposedMicro + s.tpT + s.epT) + s.bubble + s.exposedStep + s.zeroGather;
+  const commT =
+    m * (s.exposedMicro + s.tpT + s.epT + s.spT) + s.bubble + s.exposedStep + s.zeroGather;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
   return argmaxBound(computeT, memT, commT, hostT);
 }
@@ -510,7 +520,7 @@ export function trainStep(
   s.copyGather = w.fsdpCopyGatherBytes / r.mem;
   s.copyReduce = w.fsdpCopyReduceBytes / r.mem;
   const copies = s.copyGather + s.copyReduce;
-  const perMicro = s.compute + copies + s.exposedMicro + s.tpT + s.epT + s.offExposed;
+  const perMicro = s.compute + copies + s.exposedMicro + s.tpT + s.epT + s.spT + s.offExposed;
   const m = w.microBatches;
   // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
   // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).

@@ -71,6 +71,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   tpCalls: DOUBLE_FIELD,
   tpBytes: DOUBLE_FIELD,
   ep: { bytes: DOUBLE_FIELD, calls: DOUBLE_FIELD, group: DOUBLE_FIELD },
+  sp: { bytes: DOUBLE_FIELD, calls: DOUBLE_FIELD, group: DOUBLE_FIELD },
   modelFlopsPerToken: DOUBLE_FIELD,
   compiled: false,
   layers: DOUBLE_FIELD,

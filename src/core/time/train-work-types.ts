@@ -100,6 +100,8 @@ export interface TrainWork {
   tpCalls: number;
   /** Training expert parallelism's all-to-alls per micro-batch (train-expert-parallel.ts). */
   ep: EpComm;
+  /** Ulysses sequence parallelism's all-to-alls around attention per micro-batch (train-sequence-parallel.ts). */
+  sp: EpComm;
   modelFlopsPerToken: number;
   compiled: boolean;
   /** Layers on one pipeline stage. */
@@ -183,7 +185,7 @@ export interface WorkLayout {
 /** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */
 export type MoeDispatch = 'loop' | 'grouped' | 'dense';
 
-/** One micro-batch's expert-parallel all-to-alls on one rank: bytes on the wire, collectives, the group's size. */
+/** One micro-batch's all-to-alls (expert or sequence parallel) on one rank: bytes on the wire, collectives, the group's size. */
 export interface EpComm {
   bytes: number;
   calls: number;

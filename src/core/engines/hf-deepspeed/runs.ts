@@ -69,16 +69,20 @@ const autotpNote = (o: EstimateOptions): string | null =>
 
 const ACCELERATE_WHEEL = 'https://pypi.org/project/accelerate/1.15.0/ (wheel) accelerate';
 
+const ULYSSES = `${DS_SDIST}/runtime/sequence_parallel/ulysses_sp.py`;
+
 /**
- * `--cp N` on hf-deepspeed: the Trainer's sequence parallelism under DeepSpeed is Ulysses (ALST): ParallelismConfig
- * sp_size with sp_backend "deepspeed", the only SP backend (accelerate 1.15.0 parallelism_config.py:56-59, :324-326),
- * torch's context parallelism (cp_backend "torch") being FSDP2's. Ulysses trades the sequence split for a head split
- * around attention with all-to-alls, which the estimate's context parallelism (ring or all-gather of K/V) does not
- * model: refused saying so. Reached only where engineRejects' earlier layout checks pass (no --pp).
+ * `--cp N` on hf-deepspeed: the Trainer's sequence parallelism under DeepSpeed is Ulysses (ALST, arXiv:2506.13996):
+ * ParallelismConfig sp_size with sp_backend "deepspeed", the only SP backend (accelerate 1.15.0
+ * parallelism_config.py:56-59, :324-326); Accelerator.prepare registers UlyssesSPAttentionHF over the model's attention
+ * and wraps the dataloader in UlyssesSPDataLoaderAdapter (accelerator.py:2395-2450). Each rank keeps seq / N of every
+ * activation and of the logits; all-to-alls around attention split heads instead (time/train-sequence-parallel.ts);
+ * ZeRO partitions over the sequence-data-parallel group, every rank (runtime/engine.py:2164, :2626). The head and
+ * attention checks DeepSpeed raises are rules (hf/rules.ts DEEPSPEED_ULYSSES_*).
  */
-const ulyssesRefusal = (o: EstimateOptions, set: RunsSet | 'other'): string | null =>
-  set === 'parallel' && o.cp > 1 && o.pp <= 1
-    ? `--cp: got ${o.cp}; the Trainer under DeepSpeed splits the sequence with DeepSpeed Ulysses (ALST: TrainingArguments.parallelism_config with sp_size ${o.cp} and sp_backend "deepspeed", its only SP backend, ${ACCELERATE_WHEEL}/parallelism_config.py:56-59, :324-326), whose all-to-alls around attention (a head split) vramplan does not model; torch's context parallelism (cp_backend "torch") runs over FSDP2: estimate --framework hf-fsdp --cp ${o.cp}`
+const ulyssesNote = (o: EstimateOptions): string | null =>
+  o.cp > 1
+    ? `--cp ${o.cp} on hf-deepspeed is DeepSpeed Ulysses sequence parallelism (TrainingArguments.parallelism_config = ParallelismConfig(sp_backend="deepspeed", sp_size=${o.cp}), ${ACCELERATE_WHEEL}/parallelism_config.py:56-59): each rank holds seq/${o.cp} of every activation, and four all-to-alls per attention layer and pass (q, k, v in, the output back) split heads instead (${ULYSSES}:168-229), timed on the compute stream; vramplan writes no Ulysses launch`
     : null;
 
 export const HF_DEEPSPEED_RUNS: EngineRuns = {
@@ -89,6 +93,7 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
     float8: ['fp8', 'mxfp8'],
     offloadOptimizers: HOST_OPTIMIZERS,
     tp: true,
+    cp: true,
   },
   sources: {
     ...HF_TRAINING_RUNS.sources,
@@ -98,15 +103,15 @@ export const HF_DEEPSPEED_RUNS: EngineRuns = {
   },
   float8Runs: { mxfp8: TE_MXFP8 },
   float8Check: HF_FLOAT8_CHECK,
-  refusal: (o, set) =>
-    // engineRejects checks --cp before the ZeRO stage and the offloaded optimizer.
-    ulyssesRefusal(o, set) ?? hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
+  refusal: (o, set) => hfZeroRefusal('hf-deepspeed')(o, set) ?? hostStepRefusal(o, set),
   parallelNote: (o, dp) => {
     const load = bnb4bitLoadNote('hf-deepspeed')(o, dp);
     const client =
       o.offload !== 'none' && (CLIENT_HOST_OPTIMIZERS as readonly string[]).includes(o.optimizer)
         ? `hf-deepspeed steps ${o.optimizer} under ZeRO-Offload as the Trainer's client optimizer on the host (${o.optimizer === 'adamw-8bit' ? "bitsandbytes' CPU kernel, backends/cpu/ops.py" : 'torch'}; timed as a torch host step, not DeepSpeedCPUAdam's vectorized one), once the DeepSpeed config sets "zero_force_ds_cpu_optimizer": false (DeepSpeed raises otherwise: ${DEEPSPEED_ENGINE} _configure_optimizer; ${HF_DS} deepspeed_optim_sched); launch writes the AdamW offload only`
         : null;
-    return [load, client, autotpNote(o)].filter((n) => n !== null).join('; ') || null;
+    return (
+      [load, client, autotpNote(o), ulyssesNote(o)].filter((n) => n !== null).join('; ') || null
+    );
   },
 };

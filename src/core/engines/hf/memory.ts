@@ -292,6 +292,9 @@ const DEEPSPEED_HOOKS = {
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
   id: 'deepspeed',
+  // --cp is DeepSpeed Ulysses through accelerate's ParallelismConfig sp_backend "deepspeed" (UlyssesSPAttentionHF,
+  // deepspeed 0.19.8 runtime/sequence_parallel/ulysses_sp.py _combine_local_sequences, _partition_global_sequence).
+  cpAllToAll: true,
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
   untiesEmbeddings: false,

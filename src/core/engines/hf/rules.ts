@@ -11,6 +11,11 @@ import { is4bit, isAdapter } from '../../launch/common.js';
 import type { LaunchPlan } from '../../launch/types.js';
 import { changesFor, forbiddenBy, ruleReason, type Rule, type RuleInput } from '../rules.js';
 import { HF_ARCH_RULE } from './architectures.js';
+import {
+  DEEPSPEED_ULYSSES_EAGER,
+  DEEPSPEED_ULYSSES_HEADS,
+  DEEPSPEED_ULYSSES_LAYOUT,
+} from './ulysses-rules.js';
 import { FRAMEWORKS } from '../../memory/frameworks.js';
 import { expertTargetParameters } from '../../launch/modules.js';
 import { peftRemaps } from '../../model/peft-moe.js';
@@ -439,6 +444,9 @@ export const HF_DEEPSPEED_RULES: readonly Rule[] = [
   HF_ARCH_RULE,
   DEEPSPEED_AUTOTP_ADAPTERS,
   DEEPSPEED_AUTOTP_NO_SP,
+  DEEPSPEED_ULYSSES_LAYOUT,
+  DEEPSPEED_ULYSSES_HEADS,
+  DEEPSPEED_ULYSSES_EAGER,
   HF_NO_SDPA,
   BNB_ON_QUANTIZED_CHECKPOINT,
   BNB_FUSED_EXPERTS,
