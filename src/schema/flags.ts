@@ -192,6 +192,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
+  if (flags['fsdp-version'] !== undefined)
+    o.fsdpVersion = int(flags, 'fsdp-version', 2, 1, 2) as 1 | 2;
   const dropout = flags['lora-dropout'] === undefined ? undefined : loraDropout(flags, method);
   if (dropout !== undefined) o.loraDropout = dropout;
   objectiveInto(o, flags);
@@ -667,6 +669,15 @@ export function checkCombination(o: EstimateOptions): void {
       true,
       `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework ${tiled.join(' or ')})`,
     );
+  // accelerate's fsdp_version (FullyShardedDataParallelPlugin, accelerate v1.14.0 utils/dataclasses.py): only engines
+  // whose launcher writes it, and only over FSDP's sharding stages.
+  const fsdp = frameworksWith('fsdpVersion');
+  if (o.fsdpVersion !== undefined && (!fsdp.includes(o.framework) || o.zero < 2))
+    throw new FlagError(
+      'fsdp-version',
+      o.fsdpVersion,
+      `off with --framework ${o.framework} --zero ${o.zero} (accelerate's fsdp_version sets the FSDP of ${enginesWith('fsdpVersion').join(', ')} at --zero 2 or 3)`,
+    );
   if (o.tiledMlp && o.method === 'inference')
     throw new FlagError(
       'tiled-mlp',
@@ -702,6 +713,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   chunkedLoss: 'chunked-loss',
   liger: 'liger',
   tiledMlp: 'tiled-mlp',
+  fsdpVersion: 'fsdp-version',
   optimizerInBackward: 'optimizer-in-backward',
   zero: 'zero',
   offload: 'offload',
