@@ -107,9 +107,10 @@ describe('near-ties', () => {
   });
 
   it('a pipeline-parallel layout does not win a tie with plain sharding below the best plan', () => {
-    // Llama-3.1-8B full fine-tune on 8 owned A100 80GB at seq 8192, 1,024 samples a step, fastest first: the HF FSDP
-    // plans rank first; among the torchtitan plans below them, PP4 over 512 micro-batches (a 0.6% bubble) is 0.1%
-    // faster than plain FSDP2, outside the best plan's own 1% window.
+    // Llama-3.1-8B full fine-tune on 8 owned A100 80GB at seq 8192, 1,024 samples a step, fastest first: the HF
+    // DeepSpeed and FSDP plans rank first (FSDP2's copies counted on hf-fsdp and torchtitan alike, time/fsdp2-copies.ts);
+    // among the torchtitan plans below them, PP4 (its bubble holding the copies too) is under 0.1% faster than plain
+    // FSDP2, outside the best plan's own 1% window, ranked past the 20th plan.
     const text = [
       'name: ties',
       'model: llama-3.1-8b',
@@ -119,7 +120,7 @@ describe('near-ties', () => {
       '  counts: { min: 8, max: 8 }',
       'rank: time',
     ].join('\n');
-    const p = plans(scratch.file('pp.yaml', text));
+    const p = plans(scratch.file('pp.yaml', text), 40);
     const i = p.findIndex((x) => x.choices.engine === 'torchtitan');
     expect(i).toBeGreaterThan(0);
     const lead = p[i]!;
@@ -323,7 +324,7 @@ describe('near-ties', () => {
     type Batch = { choices: { globalBatch: number }; hardware: { gpus: number } };
     const p = plans(
       scratch.file('rounded-batch.yaml', text),
-      5,
+      10,
     ) as unknown as (Plans['plans'][number] & Batch)[];
     expect(p[0]!.choices.globalBatch).toBe(256);
     expect(p[0]!.hardware.gpus).toBe(8);

@@ -33,8 +33,8 @@ const NO_COPIES: Fsdp2Copies = { passBytes: 0, gatherBytes: 0, reduceBytes: 0 };
 
 /**
  * Whether the run's FSDP is FSDP2: the run says so (TimeOptions.fsdp2, a row's `fsdp_version`), else the engine
- * profile decides for the options (FrameworkProfile.fsdp2: torchtitan and torchtune always, hf-fsdp where its
- * launcher writes fsdp_version 2); never an engine that shards with DeepSpeed's ZeRO hooks.
+ * profile decides for the options (FrameworkProfile.fsdp2: torchtitan, torchtune and Unsloth's native FSDP2 always,
+ * hf-fsdp where its launcher writes fsdp_version 2); never an engine that shards with DeepSpeed's ZeRO hooks.
  */
 export function runsFsdp2(o: EstimateOptions, t: TimeOptions): boolean {
   const p = FRAMEWORKS[o.framework];
