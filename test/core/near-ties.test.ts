@@ -134,13 +134,14 @@ describe('near-ties', () => {
   });
 
   it("Unsloth's undocumented native FSDP2 does not win a tie with its documented DDP", () => {
-    // Llama-3.1-8B LoRA on two owned H100s, undocumented paths searched: the FSDP2 sharded layout at 70% power is 0.1% cheaper than DDP at 85%.
+    // Llama-3.1-8B LoRA on two owned A100 80GB, undocumented paths searched: the FSDP2 sharded layout (its fully_shard
+    // copies counted, time/fsdp2-copies.ts) is 0.8% cheaper than a DDP plan ranked ahead of it.
     const text = [
       'name: ties',
       'model: llama-3.1-8b',
       'job: { kind: fine-tune, methods: [lora], seq: 2048, globalBatch: 32, datasetTokens: 20000000 }',
       'hardware:',
-      '  owned: [{ gpu: h100-sxm, count: 2 }]',
+      '  owned: [{ gpu: a100-80gb-sxm, count: 2 }]',
       '  counts: { min: 2, max: 2 }',
       'search: { undocumented: true }',
       'rank: cost',
