@@ -44,6 +44,7 @@ import {
   type Engine,
 } from './engine.js';
 import { FlagError } from './flag-error.js';
+import { launchedFsdpVersion } from './fsdp-version.js';
 import { expertParallelCheck } from './expert-parallel-flags.js';
 
 export { FlagError } from './flag-error.js';
@@ -678,6 +679,12 @@ export function checkCombination(o: EstimateOptions): void {
       o.fsdpVersion,
       `off with --framework ${o.framework} --zero ${o.zero} (accelerate's fsdp_version sets the FSDP of ${enginesWith('fsdpVersion').join(', ')} at --zero 2 or 3)`,
     );
+  // The version launch writes anyway is the default: dropped, so a launched folder read back gives the plan's options.
+  if (
+    o.fsdpVersion !== undefined &&
+    o.fsdpVersion === launchedFsdpVersion({ ...o, fsdpVersion: undefined })
+  )
+    delete o.fsdpVersion;
   if (o.tiledMlp && o.method === 'inference')
     throw new FlagError(
       'tiled-mlp',

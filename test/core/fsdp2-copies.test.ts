@@ -128,6 +128,11 @@ describe("FSDP2's copies on the compute stream", () => {
     expect(() => flags('torchtitan', { 'fsdp-version': 1 })).toThrow(/fsdp-version/);
     expect(() => flags('hf-fsdp', { 'fsdp-version': 3 })).toThrow(/fsdp-version/);
     expect(() => flags('hf-deepspeed', { 'fsdp-version': 2 })).toThrow(/fsdp-version/);
+    // The version launch writes anyway is the default, so a launched folder reads back as the plan's options.
+    const qlora = { method: 'qlora', weights: 'nf4', 'optimizer-states': 'fp32' };
+    expect(flags('hf-fsdp', { ...qlora, 'fsdp-version': 1 }).fsdpVersion).toBeUndefined();
+    expect(flags('hf-fsdp', { 'fsdp-version': 2 }).fsdpVersion).toBeUndefined();
+    expect(flags('hf-fsdp', { ...qlora, 'fsdp-version': 2 }).fsdpVersion).toBe(2);
   });
 
   it('copies nothing on one GPU', () => {

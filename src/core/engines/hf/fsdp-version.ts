@@ -3,14 +3,9 @@
  * user's own config says otherwise (`--fsdp-version`, or `fsdp_version` read by `--from`).
  */
 import type { EstimateOptions } from '../../../schema/estimate.js';
-import { is4bit } from '../../launch/common.js';
+import { launchedFsdpVersion } from '../../../schema/fsdp-version.js';
 
-/**
- * The fsdp_version the launchers write: FSDP1 for bitsandbytes 4-bit weights (rule fsdp2-bnb-4bit: fully_shard
- * corrupts packed 4-bit weights), FSDP2 otherwise; a user's explicit 1 is kept.
- */
-export const launchedFsdpVersion = (o: EstimateOptions): 1 | 2 =>
-  is4bit(o) || o.fsdpVersion === 1 ? 1 : 2;
+export { launchedFsdpVersion };
 
 /**
  * The FSDP the estimate prices: the run's own fsdp_version where the user's config states it (accelerate's
