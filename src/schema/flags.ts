@@ -44,7 +44,7 @@ import {
   type Engine,
 } from './engine.js';
 import { FlagError } from './flag-error.js';
-import { launchedFsdpVersion } from './fsdp-version.js';
+import { fsdpVersionCheck } from './fsdp-version.js';
 import { expertParallelCheck } from './expert-parallel-flags.js';
 
 export { FlagError } from './flag-error.js';
@@ -670,21 +670,7 @@ export function checkCombination(o: EstimateOptions): void {
       true,
       `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework ${tiled.join(' or ')})`,
     );
-  // accelerate's fsdp_version (FullyShardedDataParallelPlugin, accelerate v1.14.0 utils/dataclasses.py): only engines
-  // whose launcher writes it, and only over FSDP's sharding stages.
-  const fsdp = frameworksWith('fsdpVersion');
-  if (o.fsdpVersion !== undefined && (!fsdp.includes(o.framework) || o.zero < 2))
-    throw new FlagError(
-      'fsdp-version',
-      o.fsdpVersion,
-      `off with --framework ${o.framework} --zero ${o.zero} (accelerate's fsdp_version sets the FSDP of ${enginesWith('fsdpVersion').join(', ')} at --zero 2 or 3)`,
-    );
-  // The version launch writes anyway is the default: dropped, so a launched folder read back gives the plan's options.
-  if (
-    o.fsdpVersion !== undefined &&
-    o.fsdpVersion === launchedFsdpVersion({ ...o, fsdpVersion: undefined })
-  )
-    delete o.fsdpVersion;
+  fsdpVersionCheck(o);
   if (o.tiledMlp && o.method === 'inference')
     throw new FlagError(
       'tiled-mlp',
