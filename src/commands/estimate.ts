@@ -66,6 +66,11 @@ export const CONTRACT_FLAGS: readonly [string, string | null, string][] = [
     null,
     'unsloth: unsloth_tiled_mlp, each MLP run in tiles of hidden-size tokens (recomputed in backward)',
   ],
+  [
+    'fsdp-version',
+    '<1|2>',
+    "hf-fsdp: accelerate's fsdp_version, 1 the FlatParameter FSDP, 2 fully_shard (default: what launch writes)",
+  ],
   ['optimizer-in-backward', null, 'step and free each gradient during backward'],
   ['zero', '<stage>', 'ZeRO / FSDP sharding stage 0-3 (default 0)'],
   ['offload', '<what>', oneOf('offload')],

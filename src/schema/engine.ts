@@ -57,6 +57,8 @@ export interface EngineTraits {
   liger?: boolean;
   /** `--tiled-mlp`: it loads Unsloth's tiled MLP (its profile's tiledMlp). */
   tiledMlp?: boolean;
+  /** `--fsdp-version`: its launcher writes accelerate's fsdp_version (its profile's fsdpVersion). */
+  fsdpVersion?: boolean;
   /** `--method lora --compute fp8`: it trains adapters over FP8 linears (its runs' float8Lora). */
   float8Lora?: boolean;
   /** `--ep` when training: it runs expert parallelism for training MoE models (its profile's ep). */

@@ -196,6 +196,11 @@ export const EstimateOptionsSchema = z
      * tiles of hidden-size tokens and recomputes them in backward; absent = off.
      */
     tiledMlp: z.boolean().optional(),
+    /**
+     * The FSDP generation an engine whose launcher writes accelerate's `fsdp_version` runs (its profile's
+     * fsdpVersion): 1 the FlatParameter FSDP, 2 torch's `fully_shard`; absent = what its launcher writes.
+     */
+    fsdpVersion: z.union([z.literal(1), z.literal(2)]).optional(),
     optimizerInBackward: z.boolean(),
     zero: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]),
     offload: z.enum(OFFLOAD),

@@ -45,6 +45,7 @@ import {
   type Engine,
 } from './engine.js';
 import { FlagError } from './flag-error.js';
+import { fsdpVersionCheck } from './fsdp-version.js';
 import { expertParallelCheck } from './expert-parallel-flags.js';
 
 export { FlagError } from './flag-error.js';
@@ -193,6 +194,8 @@ export function optionsFromFlags(flags: RawFlags): EstimateOptions {
   o.gpus = int(flags, 'gpus', o.tp * o.pp * o.cp, 1, MAX_GPUS);
   if (flags['modules-to-save'] !== undefined) o.modulesToSave = savedModules(flags, o);
   if (bool(flags, 'tiled-mlp')) o.tiledMlp = true;
+  if (flags['fsdp-version'] !== undefined)
+    o.fsdpVersion = int(flags, 'fsdp-version', 2, 1, 2) as 1 | 2;
   const dropout = flags['lora-dropout'] === undefined ? undefined : loraDropout(flags, method);
   if (dropout !== undefined) o.loraDropout = dropout;
   objectiveInto(o, flags);
@@ -668,6 +671,7 @@ export function checkCombination(o: EstimateOptions): void {
       true,
       `off with --framework ${o.framework} (unsloth_tiled_mlp is Unsloth's FastLanguageModel.from_pretrained option, unsloth/models/loader.py: --framework ${tiled.join(' or ')})`,
     );
+  fsdpVersionCheck(o);
   if (o.tiledMlp && o.method === 'inference')
     throw new FlagError(
       'tiled-mlp',
@@ -703,6 +707,7 @@ const FLAG_OF: Record<keyof EstimateOptions, string> = {
   chunkedLoss: 'chunked-loss',
   liger: 'liger',
   tiledMlp: 'tiled-mlp',
+  fsdpVersion: 'fsdp-version',
   optimizerInBackward: 'optimizer-in-backward',
   zero: 'zero',
   offload: 'offload',

@@ -382,8 +382,9 @@ export interface TimeOptions {
   /**
    * The run's FSDP is FSDP2 (`fully_shard`, accelerate's `fsdp_version: 2`): true adds its copies of each gathered unit
    * into the parameters and of the gradients into the reduce-scatter buffer on the compute stream, false leaves them
-   * out (FSDP1's flat parameter gathers in place). Absent: off (no engine profile turns it on yet). No flag sets it;
-   * `validate --throughput` does for rows that state their `fsdp_version`. Read by time/fsdp2-copies.ts.
+   * out (FSDP1's flat parameter gathers in place). Absent: the engine profile decides (FrameworkProfile.fsdp2: torchtitan
+   * and torchtune always, hf-fsdp by the fsdp_version it writes or `--fsdp-version`). No flag sets it; `validate
+   * --throughput` does for rows that state their `fsdp_version`. Read by time/fsdp2-copies.ts.
    */
   fsdp2?: boolean;
   /**

@@ -96,6 +96,8 @@ export interface EngineProfile {
   liger?: boolean;
   /** Loads Unsloth's tiled MLP (from_pretrained unsloth_tiled_mlp=True; core/memory/activations.ts). */
   tiledMlp?: boolean;
+  /** Its launcher writes accelerate's fsdp_version, which `--fsdp-version` sets (EstimateOptions.fsdpVersion). */
+  fsdpVersion?: boolean;
   /** Trains --modules-to-save: full copies of the embedding / head beside LoRA (PEFT modules_to_save). */
   modulesToSave?: boolean;
   /** Attention implementations the engine can be told to use. */

@@ -48,6 +48,7 @@ export function registerEngine(def: EngineDef): void {
     ggufDequantized: def.runs.ggufDequantized !== undefined,
     liger: def.profile.liger === true,
     tiledMlp: def.profile.tiledMlp === true,
+    fsdpVersion: def.profile.fsdpVersion === true,
     float8Lora: def.runs.float8Lora !== undefined,
     trainingEp: def.profile.ep === true,
     ...(def.runs.noLiger !== undefined ? { noLiger: def.runs.noLiger } : {}),

@@ -2,7 +2,13 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
+import type {
+  EstimateOptions,
+  Framework,
+  Objective,
+  Optimizer,
+  WeightDtype,
+} from '../../schema/estimate.js';
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { V0EngineProfile } from './v0-engine-profile.js';
@@ -227,6 +233,11 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   cpAllToAll?: true;
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
+  /**
+   * Time: the engine's FSDP for these options is FSDP2 (torch's `fully_shard`), whose copies on the compute stream
+   * time/fsdp2-copies.ts prices. Absent: never (FlatParameter FSDP1, DeepSpeed's ZeRO, or no FSDP).
+   */
+  fsdp2?: (o: EstimateOptions) => boolean;
   recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;

@@ -32,13 +32,14 @@ export interface Fsdp2Copies {
 const NO_COPIES: Fsdp2Copies = { passBytes: 0, gatherBytes: 0, reduceBytes: 0 };
 
 /**
- * Whether the run's FSDP is FSDP2: the run says so (TimeOptions.fsdp2, a row's `fsdp_version`); never an engine that
- * shards with DeepSpeed's ZeRO hooks. No engine profile turns it on yet: torchtitan, torchtune and the hf-fsdp launcher
- * all run fully_shard, and they switch together once the HF FSDP1 rows say so (docs/time-model.md).
+ * Whether the run's FSDP is FSDP2: the run says so (TimeOptions.fsdp2, a row's `fsdp_version`), else the engine
+ * profile decides for the options (FrameworkProfile.fsdp2: torchtitan, torchtune and Unsloth's native FSDP2 always,
+ * hf-fsdp where its launcher writes fsdp_version 2); never an engine that shards with DeepSpeed's ZeRO hooks.
  */
 export function runsFsdp2(o: EstimateOptions, t: TimeOptions): boolean {
-  if (FRAMEWORKS[o.framework].zeroHooks !== undefined) return false;
-  return t.fsdp2 === true;
+  const p = FRAMEWORKS[o.framework];
+  if (p.zeroHooks !== undefined) return false;
+  return t.fsdp2 ?? p.fsdp2?.(o) ?? false;
 }
 
 /**

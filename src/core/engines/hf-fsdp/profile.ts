@@ -51,6 +51,8 @@ export const HF_FSDP_PROFILE: EngineProfile = {
   },
   // `launch --sharding fsdp` names it (Trainer + Accelerate FSDP, https://huggingface.co/docs/accelerate/usage_guides/fsdp).
   shardingFlag: true,
+  // accelerate.ts and axolotl.ts write fsdp_version (hf/fsdp-version.ts); --from reads the user's.
+  fsdpVersion: true,
   attention: ATTENTION,
   defaults: [loraRecipeDefault(HF_LORA)],
   loraTargets: HF_LORA,

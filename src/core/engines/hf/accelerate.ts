@@ -14,6 +14,7 @@ import {
   ruleBlocker,
   ruleNotes,
 } from './rules.js';
+import { launchedFsdpVersion } from './fsdp-version.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { ACCELERATE_FILE, HF_ARGS_FILE } from './launch-folder.js';
@@ -33,7 +34,7 @@ function fsdpConfig(x: LaunchInput): Record<string, unknown> {
   const o = x.options;
   const cls = decoderLayerClass(x.arch);
   // FSDP1 for bitsandbytes 4-bit weights (rule fsdp2-bnb-4bit), FSDP2 otherwise.
-  const v1 = changes(FSDP2_BNB_4BIT, x);
+  const v1 = launchedFsdpVersion(o) === 1;
   const c: Record<string, unknown> = {
     fsdp_version: v1 ? 1 : 2,
     // FSDP2: resharding after forward is ZeRO-3, keeping parameters gathered ZeRO-2; FSDP1 takes the

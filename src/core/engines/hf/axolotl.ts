@@ -27,6 +27,7 @@ import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
 import { floatCompute } from '../../../schema/estimate.js';
 import { AXOLOTL_FILE } from './launch-folder.js';
+import { launchedFsdpVersion } from './fsdp-version.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import type { Gpu } from '../../../schema/gpu.js';
 
@@ -191,7 +192,7 @@ export function emitAxolotl(x: LaunchInput): EngineOutput {
   if (d.kind === 'deepspeed') c.deepspeed = DEEPSPEED_FILE;
   if (d.kind === 'fsdp') {
     // FSDP1 for bitsandbytes 4-bit weights (rule fsdp2-bnb-4bit); keys of axolotl v0.18.0 schemas/fsdp.py.
-    const v1 = changes(FSDP2_BNB_4BIT, x);
+    const v1 = launchedFsdpVersion(o) === 1;
     c.fsdp_version = v1 ? 1 : 2;
     const f: Record<string, unknown> = {
       offload_params: o.offload === 'optimizer+params',

@@ -1,4 +1,5 @@
 /** What the hf engines really allocate: the Hugging Face stack and DeepSpeed's memory profile (core/memory reads it). */
+import { hfFsdpVersion } from './fsdp-version.js';
 import { PEFT_GENERATE_LINEAR, PEFT_LORA_PATH } from './lora-path.js';
 import { HF_EAGER_PASSES, hfEagerLayerExtraOps } from './eager-modules.js';
 import {
@@ -145,6 +146,9 @@ export const HF_MEMORY: FrameworkProfile = {
   // FullyShardedDataParallelPlugin.set_mixed_precision L2109-L2143, called from state.py L1014-L1015), while FSDP2
   // keeps fp32 trainable parameters (utils/fsdp_utils.py fsdp2_prepare_model L813-L820).
   gradReduce: { unsharded: 'grad', sharded: 'compute' },
+  // hf-fsdp runs the fsdp_version its launchers write (FSDP2 but for bnb 4-bit weights) or the user's config states
+  // (fsdp-version.ts); accelerate's fsdp2_prepare_model calls fully_shard (accelerate v1.14.0 utils/fsdp_utils.py).
+  fsdp2: (o) => hfFsdpVersion(o) === 2,
   // 4-bit weights run FSDP1 (rule fsdp2-bnb-4bit), whose CPUOffload pins a zeros_like gradient buffer beside every
   // offloaded flat parameter, frozen or not (pytorch/pytorch@01caf79e047fd15e1f75ba3825f789130efa476a
   // torch/distributed/fsdp/_flat_param.py init_flat_param_attributes: flat_param._cpu_grad).

@@ -109,5 +109,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // AC wraps each block before FSDP wraps it ("per-TransformerBlock compile after AC wrapping and before FSDP"), so
   // the recompute runs on the backward's gather (pytorch/torchtitan@b5bcd76 torchtitan/models/llama3/parallelize.py).
   recomputeInUnit: true,
+  // Data parallel shards with FSDP2's fully_shard on every block and the root (apply_fsdp in
+  // pytorch/torchtitan@b5bcd76 torchtitan/models/llama3/parallelize.py): no FlatParameter FSDP at this pin.
+  fsdp2: () => true,
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

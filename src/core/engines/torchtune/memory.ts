@@ -68,5 +68,8 @@ export const TORCHTUNE_MEMORY: FrameworkProfile = {
   // before shard_model's fully_shard, so the recompute runs on the backward's gather (pytorch/torchtune v0.6.1
   // recipes/full_finetune_distributed.py L578 then L590; lora_finetune_distributed.py L468 then L479).
   recomputeInUnit: true,
+  // shard_model calls FSDP2's fully_shard on each layer and the model (pytorch/torchtune v0.6.1
+  // torchtune/training/_distributed.py shard_model, `from torch.distributed._composable.fsdp import fully_shard`).
+  fsdp2: () => true,
   source: 'https://pytorch.org/torchtune/stable/tutorials/memory_optimizations.html',
 };

@@ -105,6 +105,9 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // DDP reduces each gradient in its own dtype (fp32 adapters, 16-bit full weights: 'grad'); native FSDP2
   // reduces in float32 (MixedPrecisionPolicy reduce_dtype, unsloth 2026.10.9 wheel models/fsdp2_native.py:68-70, 1556).
   gradReduce: { unsharded: 'grad', sharded: 4 },
+  // Its sharded layouts wrap with torch's fully_shard (unsloth 2026.10.9 wheel models/fsdp2_native.py:1556): FSDP2's
+  // copies on the compute stream (time/fsdp2-copies.ts; none at --zero 0, DDP).
+  fsdp2: () => true,
   // Native FSDP2 shards in Trainer.__init__ a model every rank loaded whole onto its GPU; per-rank chunked loading
   // is opt-in (UNSLOTH_FSDP2_SHARDED_LOAD=1, 16-bit checkpoints only): unsloth 2026.10.9 wheel
   // models/fsdp2_load.py:4-26.

@@ -224,7 +224,7 @@ export function mapAxolotl(
   const fsdp = r.list('fsdp');
   const fsdpConfig = r.record('fsdp_config');
   if ((fsdp && fsdp.length > 0) || fsdpConfig)
-    Object.assign(flags, mapFsdp(fsdp ?? [], fsdpConfig, 'fsdp'));
+    Object.assign(flags, mapFsdp(fsdp ?? [], fsdpConfig, 'fsdp', r.raw('fsdp_version')));
   const ds = r.raw('deepspeed');
   if (ds !== undefined && typeof ds !== 'string')
     throw new FromError('deepspeed', ds, 'a path to a DeepSpeed JSON file');

@@ -27,11 +27,33 @@ export function fsdpValue(config: Record<string, unknown>, key: string): unknown
   return config[`fsdp_${key}`] ?? config[key];
 }
 
-/** Flags for an FSDP setup; `options` is the Trainer's `fsdp` word list (may be empty), `config` its block. */
+/**
+ * The config's FSDP generation: `fsdp_version` in the block (or `version`, axolotl's top-level key as `given`).
+ * Absent it is FSDP1: accelerate's FullyShardedDataParallelPlugin defaults fsdp_version to 1 (accelerate v1.14.0
+ * src/accelerate/utils/dataclasses.py, https://huggingface.co/docs/accelerate/package_reference/fsdp), as
+ * transformers' TrainingArguments.fsdp_config does ("fsdp_version (int, optional, defaults to 1)").
+ */
+function fsdpVersionOf(
+  config: Record<string, unknown> | undefined,
+  given: unknown,
+  field: string,
+): 1 | 2 {
+  const v = given ?? (isRecord(config) ? fsdpValue(config, 'version') : undefined);
+  if (v === undefined || v === null) return 1;
+  const s = String(v).trim();
+  if (s !== '1' && s !== '2') throw new FromError(`${field}_config.fsdp_version`, v, '1 or 2');
+  return s === '1' ? 1 : 2;
+}
+
+/**
+ * Flags for an FSDP setup; `options` is the Trainer's `fsdp` word list (may be empty), `config` its block,
+ * `version` a top-level fsdp_version beside the block (axolotl's).
+ */
 export function mapFsdp(
   options: readonly string[],
   config: Record<string, unknown> | undefined,
   field: string,
+  version?: unknown,
 ): FromFlags {
   const flags: FromFlags = { framework: 'hf' };
   let stage: 0 | 2 | 3 | undefined;
@@ -68,11 +90,10 @@ export function mapFsdp(
     const ac = fsdpValue(config, 'activation_checkpointing');
     if (ac === true || ac === 'true') flags.checkpointing = 'full';
   }
-  flags.zero = stage ?? 3;
   // FSDP CPUOffload(offload_params=True) needs parameter sharding: it is ZeRO-3 with parameter offload.
-  if (offload) {
-    flags.offload = 'optimizer+params';
-    flags.zero = 3;
-  }
+  const zero = offload ? 3 : (stage ?? 3);
+  flags.zero = zero;
+  if (offload) flags.offload = 'optimizer+params';
+  if (zero >= 2) flags['fsdp-version'] = fsdpVersionOf(config, version, field);
   return flags;
 }
