@@ -11,7 +11,8 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 const arch = resolveModel('llama-3.1-8b');
 const gpu = findGpu('h100-sxm');
 
-function phases(pp: number, gradAccum: number): Map<string, number> {
+// fsdp2: false isolates the formula over the passes; FSDP2's copies on the compute stream join a stage's time (below).
+function phases(pp: number, gradAccum: number, fsdp2 = false): Map<string, number> {
   const o = {
     ...defaultOptions('full'),
     framework: 'torchtitan' as const,
@@ -21,7 +22,7 @@ function phases(pp: number, gradAccum: number): Map<string, number> {
     batch: 1,
     seq: 8192,
   };
-  const t = estimateTime(arch, o, gpu, { ...defaultTimeOptions(8), gradAccum });
+  const t = estimateTime(arch, o, gpu, { ...defaultTimeOptions(8), gradAccum, fsdp2 });
   return new Map(t.phases.map((p) => [p.phase, p.seconds]));
 }
 
@@ -45,5 +46,16 @@ describe('pipeline bubble', () => {
     };
     expect(share(64)).toBeLessThan(share(16));
     expect(share(16) / share(64)).toBeCloseTo(4, 2);
+  });
+
+  it("counts FSDP2's copies of one micro-batch (compute-stream work) in the stage time it idles for", () => {
+    const [pp, m] = [4, 16];
+    const plain = phases(pp, m, false);
+    const fsdp2 = phases(pp, m, true);
+    const added = (phase: string) => fsdp2.get(phase)! - plain.get(phase)!;
+    const copiesPerMicro = (added('parameter-gather') + added('gradient-reduce')) / m;
+    expect(copiesPerMicro).toBeGreaterThan(0);
+    // Phases print four significant digits.
+    expect(added('pipeline-bubble')).toBeCloseTo((pp - 1) * copiesPerMicro, 4);
   });
 });
