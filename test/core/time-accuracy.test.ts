@@ -2297,7 +2297,7 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // -25.5%: NEWRL21_ROW): 56 rows, 10.1% / 37.9%. With six DPO rows from a new source (+13.8%, +16.4%, +5.3%, +21.5%,
   // -6.9%, -6.2%: RICOCQG_ROW): 62 rows, 9.7% / 32.3%. With three Unsloth GRPO notebook runs from new sources (-0.6%,
   // +3.6%, +3.8%: UNSLOTH_GRPO_COPIES_ROW): 65 rows, 8.8% / 31.8%; 9.6% / 31.8% with TRL's fetches around the rollout
-  // (time/trainer-fetch.ts: rycerzes -6.0% -> -10.7%, open-r1#100 -4.2% -> -4.6%).
+  // (time/trainer-fetch.ts: rycerzes -6.0% -> -10.7%, huggingface/open-r1#100 -4.2% -> -4.6%).
   it('every RL row together (65, out of sample): median <= 20%, p90 <= 95%', () => {
     const s = summarizeThroughput(
       'rl',
