@@ -286,6 +286,7 @@ export interface DpLink {
 
 /** dataParallelLink's scratch for the step's own calls (double fields from the start: core/double-field.ts). */
 const LINK: DpLink = { link: DOUBLE_FIELD, latency: DOUBLE_FIELD, allReduceLatency: DOUBLE_FIELD };
+const FETCH = { gather: DOUBLE_FIELD, copy: DOUBLE_FIELD };
 
 /**
  * The data-parallel group's bus bandwidth (bytes/s) and a collective's latency (s): `latency` a reduce-scatter's or
@@ -419,6 +420,19 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
 }
 
 /**
+ * Seconds one pass over the policy's parameters spends reaching the GPU, by way: `gather`, the all-gather of every
+ * ZeRO-3 / FSDP shard over the data-parallel link with its launches' latency; `copy`, the host-to-device copy of the
+ * offloaded shards at the pinned (or pageable) rate. Read by forwardFetchSeconds and the trainer's fetches
+ * (trainer-fetch.ts passFetchSeconds). Filled into one scratch object, read at once (no allocation on the search path).
+ */
+export function passFetchParts(w: TrainWork, r: GpuRates): { gather: number; copy: number } {
+  const { link, latency } = dataParallelLink(w, r, LINK);
+  FETCH.gather = w.gatherPassBytes / link + w.zeroGathers * latency;
+  FETCH.copy = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
+  return FETCH;
+}
+
+/**
  * Seconds a further forward of the trained model over the step's micro-batches (`forward`: that pass's compute,
  * the step's forward phase) waits on fetching its parameters: a no-grad pass through the same wrapped modules (a
  * reference with the adapters disabled, old log-probs) gathers every ZeRO-3 / FSDP FULL_SHARD unit and copies every
@@ -431,10 +445,8 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
 export function forwardFetchSeconds(w: TrainWork, r: GpuRates, forward: number): number {
   if (w.gatherPassBytes === 0 && w.offloadParamPassBytes === 0) return 0;
   const fwd = forward / w.microBatches;
-  const { link, latency } = dataParallelLink(w, r, LINK);
-  const g = w.gatherPassBytes / link + w.zeroGathers * latency;
+  const { gather: g, copy: c } = passFetchParts(w, r);
   const gather = g > 0 ? g / w.layers + Math.max(0, g - fwd) + Math.min(g, fwd) * NCCL_SM_SHARE : 0;
-  const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
   // A blocking copy waits behind the pass's own dispatch and hooks (offloadExposed).
   const held = w.offloadCopyBlocks ? forwardHostSeconds(w) : 0;
   const copy = c > 0 ? c / w.layers + Math.max(0, held + c - fwd) : 0;

@@ -7,14 +7,11 @@
  */
 import type { Arch } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
-import { DOUBLE_FIELD } from '../double-field.js';
 import type { TimeOptions } from '../../schema/time.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import { dataParallelLink, type DpLink } from './train-step.js';
+import { passFetchParts } from './train-step.js';
 import type { TrainWork } from './train-work.js';
-
-const LINK: DpLink = { link: DOUBLE_FIELD, latency: DOUBLE_FIELD, allReduceLatency: DOUBLE_FIELD };
 
 /** What an objective's step fetches beside its rollout and sync work (objective.ts ObjectiveWork.fetch). */
 export interface TrainerFetch {
@@ -85,9 +82,8 @@ export function namedTensors(arch: Arch): number {
  */
 export function passFetchSeconds(w: TrainWork, r: GpuRates): number {
   if (w.gatherPassBytes === 0 && w.offloadParamPassBytes === 0) return 0;
-  const { link, latency } = dataParallelLink(w, r, LINK);
-  const gather = w.gatherPassBytes > 0 ? w.gatherPassBytes / link + w.zeroGathers * latency : 0;
-  return gather + w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
+  const { gather, copy } = passFetchParts(w, r);
+  return (w.gatherPassBytes > 0 ? gather : 0) + copy;
 }
 
 /**
