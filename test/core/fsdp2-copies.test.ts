@@ -14,7 +14,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
-import { launchedFsdpVersion } from '../../src/core/engines/hf/fsdp-version.js';
+import { launchedFsdpVersion } from '../../src/schema/fsdp-version.js';
 import { mapFsdp } from '../../src/core/engines/hf/from/fsdp.js';
 
 const h100 = findGpu('h100-sxm');

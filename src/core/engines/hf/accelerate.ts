@@ -14,7 +14,7 @@ import {
   ruleBlocker,
   ruleNotes,
 } from './rules.js';
-import { launchedFsdpVersion } from './fsdp-version.js';
+import { launchedFsdpVersion } from '../../../schema/fsdp-version.js';
 import { SLURM_FILE, slurmScript } from '../../launch/slurm.js';
 import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { ACCELERATE_FILE, HF_ARGS_FILE } from './launch-folder.js';

@@ -27,7 +27,7 @@ import type { EngineOutput, LaunchInput } from '../../launch/types.js';
 import { AXOLOTL_REWARDS, axolotlRlBlocker, axolotlRlKeys } from './axolotl-rl.js';
 import { floatCompute } from '../../../schema/estimate.js';
 import { AXOLOTL_FILE } from './launch-folder.js';
-import { launchedFsdpVersion } from './fsdp-version.js';
+import { launchedFsdpVersion } from '../../../schema/fsdp-version.js';
 import { withRocmTorch } from '../../launch/rocm-torch.js';
 import type { Gpu } from '../../../schema/gpu.js';
 

@@ -5,8 +5,6 @@
 import type { EstimateOptions } from '../../../schema/estimate.js';
 import { launchedFsdpVersion } from '../../../schema/fsdp-version.js';
 
-export { launchedFsdpVersion };
-
 /**
  * The FSDP the estimate prices: the run's own fsdp_version where the user's config states it (accelerate's
  * FullyShardedDataParallelPlugin defaults it to 1, accelerate v1.14.0 utils/dataclasses.py; `--from` fills it in),
