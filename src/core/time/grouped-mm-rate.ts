@@ -14,6 +14,7 @@
  * reads 1.41-1.45 PFLOPS (pytorch/ao#2427). Hopper's grouped kernel reads at its dense rate (pytorch/pytorch#156203:
  * a 16 x 128,000 x 7168 x 7168 batch on an H200 in 298.7 ms, 0.71 of the 989 TFLOPS spec), so only 10.x is capped.
  */
+import { median } from '../memory/calibration.js';
 import type { GpuRates } from './hardware.js';
 import { shapeFactor } from './shape.js';
 import type { TrainWork } from './train-work.js';
@@ -35,12 +36,6 @@ const BENCH_B200_GROUPED_BF16: readonly (readonly [number, number, number, numbe
   [2048, 7168, 8, 14966.8],
 ];
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = Math.floor(s.length / 2);
-  return s.length % 2 === 0 ? (s[h - 1]! + s[h]!) / 2 : s[h]!;
-}
-
 /** Each benchmark's rate over the spec and its shape factor, the median: 0.377 (above). */
 export const SM100_GROUPED_MM_PEAK_SHARE = median(
   BENCH_B200_GROUPED_BF16.map(
@@ -48,7 +43,7 @@ export const SM100_GROUPED_MM_PEAK_SHARE = median(
       (6 * BENCH_ROWS * n * k) /
       (us * 1e-6) /
       (BENCH_B200_SPEC_FLOPS * shapeFactor(BENCH_ROWS / g, n)),
-  ),
+  ).sort((a, b) => a - b),
 );
 
 /**
