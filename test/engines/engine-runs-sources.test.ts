@@ -89,7 +89,7 @@ describe('FP8 training refusals that stand cite what the engine runs', () => {
   it('torchtune: no v0.6.1 recipe converts to FP8 (enable_fp8_training came after the tag)', () => {
     const why = refusal({ framework: 'torchtune', method: 'full', compute: 'fp8' })!;
     expect(why).toMatch(/v0\.6\.1\/recipes\/full_finetune_distributed\.py/);
-    expect(why).toMatch(/pytorch\/torchtune#2546/);
+    expect(why).toContain('pytorch/torchtune#2546');
   });
 });
 
