@@ -132,6 +132,45 @@ export function ligerChunkRows(tokens: number, vocab: number, hidden: number): n
 }
 
 /**
+ * How much longer the output layer's GEMMs take when LigerFusedLinearCrossEntropyFunction runs them chunk by chunk
+ * than the same FLOPs as one GEMM over all the micro-batch's rows: each chunk multiplies `chunk` rows by the V x H
+ * weight (`_input_chunk @ weight.t()`, then `grad_logits_chunk @ weight`; ops/fused_linear_cross_entropy.py,
+ * unchanged from v0.4.2 to v0.8.2), and a GEMM that short leaves most of the GPU's tiles idle. Read off Liger's own
+ * kernel benchmark (linkedin/Liger-Kernel benchmark/data/all_benchmark_data.csv, fused_linear_cross_entropy, full
+ * mode, A100-SXM4-80GB, H 4,096, V 128,256, bf16, liger 0.4.2): Liger 121.4 / 166.7 / 277.1 / 511.1 ms against the
+ * torch Linear + CrossEntropyLoss path's 56.0 / 111.5 / 220.8 / 452.5 ms at 4,096 / 8,192 / 16,384 / 32,768 rows,
+ * 32 chunks each (128 / 256 / 512 / 1,024 rows). Less each path's elementwise passes at the model's A100 stream
+ * rate (Liger 0.4.2: 28 B a logit, the upcast, the two-pass cross-entropy kernel, the cast back and the scaling;
+ * torch: 10 B) and 30 µs for each chunk's `.item()` sync (assumed), the torch path's three GEMMs run at 244, 245, 248
+ * and 241 TFLOP/s and Liger's chunked ones at 115, 174, 213 and 234: 2.12, 1.41, 1.16 and 1.03 times as long.
+ */
+const CHUNK_GEMM_SLOWDOWN: readonly (readonly [rows: number, slowdown: number])[] = [
+  [128, 2.12],
+  [256, 1.41],
+  [512, 1.16],
+  [1024, 1.03],
+  // From 2,048 rows a chunk is taken as one long GEMM (assumed: the 1,024-row chunks already run within 3% of it).
+  [2048, 1],
+];
+
+/**
+ * The factor of ligerChunkRows-row chunks on the output layer's GEMMs (CHUNK_GEMM_SLOWDOWN), log-linear between the
+ * measured chunk sizes, held at 2.12 below 128 rows (none shorter was measured) and at 1 from 2,048.
+ */
+export function ligerChunkGemmSlowdown(rows: number): number {
+  const t = CHUNK_GEMM_SLOWDOWN;
+  if (rows <= t[0]![0]) return t[0]![1];
+  for (let i = 1; i < t.length; i++) {
+    const [r1, s1] = t[i]!;
+    if (rows <= r1) {
+      const [r0, s0] = t[i - 1]!;
+      return s0 + ((s1 - s0) * Math.log2(rows / r0)) / Math.log2(r1 / r0);
+    }
+  }
+  return 1;
+}
+
+/**
  * Bytes LigerFusedLinearCrossEntropyFunction holds at its forward peak and from the end of forward until
  * backward hands its gradients on, for `tokens` rows (ops/fused_linear_cross_entropy.py, commit ead96b6):
  * - forward: one chunk of logits (chunk x V in the matmul dtype, its gradient written in place by the CE

@@ -245,7 +245,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
         : Math.max(bwdGpu, bwdHost);
   const rec = recomputeSeconds(w, fwd, fwdGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
   // The loss's forward-only traffic joins the forward after the recompute is taken from it (TrainWork).
-  const lossFwd = w.lossHeadGradBytes / r.mem;
+  const lossFwd = w.lossHeadGradBytes / r.mem + w.lossChunkExtraFlops / gemm;
   // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
   // some GPUs, and its int8 matmul is slower than a 16-bit GEMM (bnb-dequant.ts).
   const int8 = int8ForwardExtraSeconds(w.int8ForwardFlops, w.tokens, r, gemm, w.shape);

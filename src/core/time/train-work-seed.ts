@@ -23,6 +23,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fwdAttnFlops: DOUBLE_FIELD,
   fwdElemBytes: DOUBLE_FIELD,
   lossHeadGradBytes: DOUBLE_FIELD,
+  lossChunkExtraFlops: DOUBLE_FIELD,
   fwdOps: DOUBLE_FIELD,
   bwdGemmFlops: DOUBLE_FIELD,
   bwdAttnFlops: DOUBLE_FIELD,

@@ -22,6 +22,12 @@ export interface TrainWork {
    * accumulation of the output layer's weight gradient (time/train-work.ts ligerHeadGradBytes).
    */
   lossHeadGradBytes: number;
+  /**
+   * GEMM FLOPs of the loss's forward alone beyond its output-layer FLOPs: Liger's fused loss runs the output layer's
+   * forward and input-gradient GEMMs chunk by chunk, slower than one GEMM over all the rows (time/train-work.ts
+   * ligerChunkExtraFlops); priced at the step's GEMM rate, in neither the backward nor the recompute.
+   */
+  lossChunkExtraFlops: number;
   fwdOps: number;
   bwdGemmFlops: number;
   bwdAttnFlops: number;

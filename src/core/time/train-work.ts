@@ -6,7 +6,7 @@ import { offloadSizes, PAGEABLE_COPY_SHARE, type OffloadSizes } from './offload-
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { gatherCalls } from './zero-collectives.js';
 import { commWork } from './train-comm-work.js';
-import { ligerChunkRows } from '../kernels/liger.js';
+import { ligerChunkGemmSlowdown, ligerChunkRows } from '../kernels/liger.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
@@ -322,6 +322,7 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
     lossHeadGradBytes: ligerLoss ? ligerHeadGradBytes(m, o, w) : 0,
+    lossChunkExtraFlops: ligerLoss ? ligerChunkExtraFlops(m, w) : 0,
     fwdOps:
       layersHere *
       ((compiled ? OPS_PER_LAYER_COMPILED : w.liger ? OPS_PER_LAYER_LIGER : OPS_PER_LAYER_EAGER) +
@@ -334,6 +335,17 @@ function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOp
       4 * tokens * w.adapterActive,
     bwdAttnFlops: 2.5 * fwdAttnFlops,
   };
+}
+
+/**
+ * Liger's fused loss runs the output layer's forward and input-gradient GEMMs (2 + 2 FLOPs a weight a row) chunk by
+ * chunk: the FLOPs those chunks take beyond one GEMM over all the rows, at the step's GEMM rate
+ * (kernels/liger.ts ligerChunkGemmSlowdown). The head lives on the last pipeline stage: none where pp > 1.
+ */
+function ligerChunkExtraFlops(m: ModelFacts, w: WorkLayout): number {
+  if (w.lmHead === 0 || w.pp > 1) return 0;
+  const slowdown = ligerChunkGemmSlowdown(ligerChunkRows(w.tokens, m.vocab, m.hidden));
+  return 4 * w.tokens * w.lmHead * (slowdown - 1);
 }
 
 /** Liger's per-chunk accumulation of the output layer's weight gradient (full fine-tunes only), bytes. */
@@ -495,6 +507,7 @@ export function trainWork(
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
     lossHeadGradBytes: cw.lossHeadGradBytes,
+    lossChunkExtraFlops: cw.lossChunkExtraFlops,
     fwdOps: cw.fwdOps,
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
