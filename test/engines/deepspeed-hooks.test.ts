@@ -2,7 +2,7 @@
 // collectives on the compute stream under overlap_comm false (TimeOptions.serialComm).
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
-import { gatherCollectives } from '../../src/core/time/zero-collectives.js';
+import { backwardRegatherShares, gatherCollectives } from '../../src/core/time/zero-collectives.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/train-work.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -49,6 +49,10 @@ const coal = (c: { groups: number; params: number }, dp: number) =>
   dp * c.params * pr.recordStreamSeconds;
 const DEFAULT_BUCKETS = { prefetch: 5e7, persistence: 1e5 };
 const seconds = (o: EstimateOptions, time = t) => trainStep(work(o, time), gpuRates(gpu, time));
+// Under full recompute the backward gathers again the weights DeepSpeed's reuse window (1e9 elements) released after
+// the recompute: in a per-expert loop the experts early in it (time/zero-collectives.ts backwardRegatherShares).
+const REUSE = FRAMEWORKS.deepspeed.zeroHooks!.maxReuseDistance!;
+const looped = backwardRegatherShares(m, full(3, 'deepspeed'), REUSE, true);
 // One rank gathers nothing: its forward ops are the hooks' alone, without the collectives' CUDA calls.
 const hooks1 = (o: EstimateOptions, time = t, mm = m) => trainWork(mm, { ...o, gpus: 1 }, time);
 
@@ -125,10 +129,13 @@ describe('DeepSpeed ZeRO hooks', () => {
     // The CUDA calls ride on the forward (and so the recompute), none on one rank: nothing is gathered there.
     expect(eight.zeroHookFwdOps - one.zeroHookFwdOps).toBeCloseTo(h.collectiveOps * g8.outside, 6);
     expect(eight.zeroHookLoopOps - one.zeroHookLoopOps).toBeCloseTo(h.collectiveOps * g8.loop, 6);
-    // Backward gathers again only without full recompute (it reuses the recompute's gathers otherwise).
+    // Backward gathers every expert again without full recompute; under it, only the experts the reuse window
+    // released after the recompute: Qwen3-30B-A3B's 128 experts of 4.7M elements a layer keep the last 106 (twice the
+    // later experts' elements within 1e9), and gather the first 22 again.
+    expect(looped.loop).toBeCloseTo(22 / 128, 6);
     const none = work({ ...o, checkpointing: 'none' }, auto);
     expect(none.zeroHookLoopBwdOps - eight.zeroHookLoopBwdOps).toBeCloseTo(
-      h.collectiveOps * g8.loop,
+      h.collectiveOps * g8.loop * (1 - looped.loop),
       6,
     );
   });
@@ -233,15 +240,20 @@ describe('DeepSpeed ZeRO hooks', () => {
     const dflt = work(o);
     const auto = work(o, { ...t, zeroAutoBuckets: true });
     const buckets = (b: number) => Math.ceil(m.total / b);
-    // Qwen3-30B-A3B: 30.5B gradients in buckets of 2048^2 = 4.2M elements, not 5e8.
+    const autoBuckets = { prefetch: 0.9 * m.hidden * m.hidden, persistence: 10 * m.hidden };
+    const calls = (b: { prefetch: number; persistence: number }) =>
+      gatherCollectives(m, o, 48, b, { loop: true, hit: dflt.expertsHit });
+    const again = (b: { prefetch: number; persistence: number }) =>
+      calls(b).outside * looped.outside + calls(b).loop * looped.loop;
+    // Qwen3-30B-A3B: 30.5B gradients in buckets of 2048^2 = 4.2M elements, not 5e8; the backward's gathers of the
+    // released weights follow the prefetch grouping.
     expect(auto.zeroHookBwdOps - dflt.zeroHookBwdOps).toBeCloseTo(
-      h.collectiveOps * (buckets(m.hidden * m.hidden) - buckets(5e8)),
+      h.collectiveOps *
+        (buckets(m.hidden * m.hidden) - buckets(5e8) + again(autoBuckets) - again(DEFAULT_BUCKETS)),
       6,
     );
     // The hooks' measured seconds are the same; the coalesced gathers' per-rank work follows the grouping.
-    const groups = (b: { prefetch: number; persistence: number }) =>
-      gatherCollectives(m, o, 48, b, { loop: true, hit: dflt.expertsHit }).coalesced.outside;
-    const autoBuckets = { prefetch: 0.9 * m.hidden * m.hidden, persistence: 10 * m.hidden };
+    const groups = (b: { prefetch: number; persistence: number }) => calls(b).coalesced.outside;
     expect(auto.zeroHookFwdSeconds - dflt.zeroHookFwdSeconds).toBeCloseTo(
       coal(groups(autoBuckets), 8) - coal(groups(DEFAULT_BUCKETS), 8),
       9,
@@ -280,12 +292,18 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(w1.zeroHookFwdOps).toBe(ops(48 * 5, 48 * 5));
     expect(w.zeroHookFwdSeconds).toBeCloseTo(sec(48 * 5, 48 * 5) + coal(g.coalesced.outside, 8), 9);
     const grads = 48 * (5 + 2 + hit * 3);
+    // Backward gathers again what the reuse window released after the recompute: q, k, v, o and the router (the
+    // experts' 604M elements a layer lie after them) and the loop's first 22 experts.
+    expect(looped.outside).toBe(1);
+    const bwdGatherOps = h.collectiveOps * (g.outside * looped.outside + g.loop * looped.loop);
+    const bwdGatherSeconds =
+      coal(g.coalesced.outside, 8) * looped.outside + coal(g.coalesced.loop, 8) * looped.loop;
     expect(w.zeroHookBwdOps).toBeCloseTo(
-      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads + reduceOps,
+      ops(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + gradOps8 * grads + reduceOps + bwdGatherOps,
       6,
     );
     expect(w.zeroHookBwdSeconds).toBeCloseTo(
-      sec(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + h.gradient * grads,
+      sec(48 * (5 + hit * 3), 48 * 5 + 48 * hit * 2) + h.gradient * grads + bwdGatherSeconds,
       9,
     );
     // The experts' share, which ZeRO-3's event windows keep in step with the GPU.
@@ -293,11 +311,14 @@ describe('DeepSpeed ZeRO hooks', () => {
     expect(w.zeroHookLoopBwdOps).toBeCloseTo(
       ops(48 * hit * 3, 48 * hit * 2) +
         gradOps8 * 48 * hit * 3 +
-        (reduceOps * (48 * hit * 3)) / (48 * (5 + 2) + 48 * hit * 3),
+        (reduceOps * (48 * hit * 3)) / (48 * (5 + 2) + 48 * hit * 3) +
+        h.collectiveOps * g.loop * looped.loop,
       6,
     );
     expect(w.zeroHookLoopBwdSeconds).toBeCloseTo(
-      sec(48 * hit * 3, 48 * hit * 2) + h.gradient * 48 * hit * 3,
+      sec(48 * hit * 3, 48 * hit * 2) +
+        h.gradient * 48 * hit * 3 +
+        coal(g.coalesced.loop, 8) * looped.loop,
       9,
     );
     expect(work(full(2, 'deepspeed')).zeroHookLoopBwdOps).toBe(0);
@@ -429,12 +450,26 @@ describe('DeepSpeed ZeRO hooks', () => {
       expect(
         hooks1(full(3, 'deepspeed'), { ...defaultTimeOptions(2), moeLoop: true }).zeroHookFwdOps,
       ).toBe(ops(48 * 5, 48 * 4));
-      // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears.
-      expect(leaf.zeroHookBwdOps).toBe(
-        ops(48 * 5, 48 * 4) + gradOps8 * 48 * (7 + 128 * 3) + reduceOps,
+      // q, k, v, o, the router, 2 norms and all 128 experts' 3 linears. The backward gathers again what the reuse
+      // window released: the experts as one module a projection (201M elements each) keep their gate, up and down;
+      // q, k, v, o and the router lie beyond.
+      const grouped = backwardRegatherShares(m, full(3, 'deepspeed'), REUSE, false);
+      expect(grouped.outside).toBeCloseTo(5 / 8, 6);
+      const gl = gatherCollectives(m, full(3, 'deepspeed'), 48, DEFAULT_BUCKETS, {
+        loop: false,
+        hit: 128,
+      });
+      expect(leaf.zeroHookBwdOps).toBeCloseTo(
+        ops(48 * 5, 48 * 4) +
+          gradOps8 * 48 * (7 + 128 * 3) +
+          reduceOps +
+          h.collectiveOps * gl.outside * grouped.outside,
+        6,
       );
       expect(leaf.zeroHookBwdSeconds).toBeCloseTo(
-        sec(48 * 5, 48 * 4) + h.gradient * 48 * (7 + 128 * 3),
+        sec(48 * 5, 48 * 4) +
+          h.gradient * 48 * (7 + 128 * 3) +
+          coal(gl.coalesced.outside, 8) * grouped.outside,
         9,
       );
     });

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { modelFacts, trainWork } from '../../src/core/time/index.js';
-import { backwardRegatherShare } from '../../src/core/time/zero-collectives.js';
+import {
+  backwardRegatherShare,
+  backwardRegatherShares,
+} from '../../src/core/time/zero-collectives.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { linearModules } from '../../src/core/model/trainable.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -46,6 +49,32 @@ describe("ZeRO-3's backward reuse of the recompute's gathers", () => {
     const outside = 1 - layerLinearElements(llama7b) / llama7b.total;
     expect(share).toBeCloseTo(outside, 6);
     expect(share).toBeLessThan(0.2);
+  });
+
+  it("a per-expert loop keeps only the experts near its end: Qwen3-30B-A3B's last 106 of 128", () => {
+    const qwen3moe = modelFacts(resolveModel('qwen3-30b-a3b'));
+    const o = full('deepspeed', 'full');
+    const layer = qwen3moe.arch.groups.find((g) => g.name !== 'vision')!;
+    const experts = linearModules(layer).filter((l) => l.copies > 1);
+    const expert = experts.reduce((s, l) => s + l.inFeatures * l.outFeatures, 0);
+    // An expert's gate, up and down (4.7M elements) stay gathered from the recompute to the backward while twice the
+    // later experts' elements (and its own later linears) stay within 1e9: experts 22 to 127.
+    const keptExperts = Array.from({ length: 128 }, (_, e) => e).filter(
+      (e) => 2 * (127 - e) * expert < REUSE,
+    ).length;
+    expect(keptExperts).toBe(106);
+    const loop = backwardRegatherShare(qwen3moe, o, REUSE, true);
+    const grouped = backwardRegatherShare(qwen3moe, o, REUSE, false);
+    // Grouped, each projection of all 128 experts (201M) is one module and all three are kept; looped, fewer.
+    expect(loop).toBeGreaterThan(grouped);
+    const lost = (layer.count * (128 - keptExperts) * expert) / qwen3moe.total;
+    // Every expert linear within the window but the first expert's own gate is kept with its later linears counted.
+    expect(loop - grouped).toBeGreaterThan(lost - (layer.count * expert) / qwen3moe.total);
+    expect(loop - grouped).toBeLessThanOrEqual(lost + (layer.count * expert) / qwen3moe.total);
+    const shares = backwardRegatherShares(qwen3moe, o, REUSE, true);
+    expect(shares.loop).toBeCloseTo((128 - keptExperts) / 128, 1);
+    // Without a loop there are no looped collectives.
+    expect(backwardRegatherShares(qwen3moe, o, REUSE, false).loop).toBe(0);
   });
 
   it("a Qwen2.5-72B layer (0.88B) gathers q, k, v and o again: twice the MLP's 727M is past 1e9", () => {

@@ -19,6 +19,7 @@ import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import type { MoeDispatch } from './train-work-types.js';
 import { dataParallelLink } from './train-step.js';
+import { PAGEABLE_COPY_SHARE } from './offload-work.js';
 
 // The 16-bit gather hands every parameter over in the dtype ZeRO-3 holds it in, 2 bytes (bf16 or fp16), and rank 0
 // copies it as it is (`param.detach().cpu()`,
@@ -65,10 +66,10 @@ function savedModules(
  * data-parallel bus rate ((n-1)/n of the bytes on the wire), the broadcasts back at the same rate (a ring broadcast's
  * bus bandwidth is its algorithm bandwidth: nccl-tests doc/PERFORMANCE.md,
  * https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md), one collective latency for each module's
- * gather and each parameter's broadcast, and rank 0's copies to the host at the PCIe DMA rate. `.cpu()` copies into
- * pageable memory, which the driver stages through a pinned buffer
- * (https://developer.nvidia.com/blog/how-optimize-data-transfers-cuda-cc/),
- * so the host rate is a floor on that copy's time.
+ * gather and each parameter's broadcast, and rank 0's copies to the host. `.cpu()` copies into pageable memory (a new
+ * CPU tensor, `aten/src/ATen/native/cuda/Copy.cu` copy_kernel_cuda: `memcpy_and_sync`), which the driver stages through
+ * its pinned buffer (https://developer.nvidia.com/blog/how-optimize-data-transfers-cuda-cc/): the pageable share of the
+ * link's rate, as the offload copies from pageable memory take it (offload-work.ts PAGEABLE_COPY_SHARE).
  */
 export function consolidatedSaveSeconds(
   m: ModelFacts,
@@ -82,5 +83,5 @@ export function consolidatedSaveSeconds(
   const bytes = (m.total + adapterParams) * SAVE_BYTES;
   const gather = (bytes * (w.dp - 1)) / w.dp / link;
   const broadcast = bytes / link;
-  return gather + broadcast + 2 * modules * latency + bytes / r.host;
+  return gather + broadcast + 2 * modules * latency + bytes / (r.host * PAGEABLE_COPY_SHARE);
 }

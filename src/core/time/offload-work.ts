@@ -48,7 +48,7 @@ export function offloadWork(
   const optimizerOnly = o.offload === 'optimizer';
   const shardOpt = o.zero >= 1 ? w.dp : 1;
   return {
-    passes: params ? 2 + recomputeGatherPasses(m, o, w) : 0,
+    passes: params ? 2 + recomputeGatherPasses(m, o, w, t) : 0,
     paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
     gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
@@ -61,11 +61,21 @@ export function offloadWork(
  * released (zero-collectives.ts backwardRegatherShare), else one whole pass. Gathers (train-comm-work.ts) and offload
  * copies (above) alike.
  */
-export function recomputeGatherPasses(m: ModelFacts, o: EstimateOptions, w: WorkLayout): number {
+export function recomputeGatherPasses(
+  m: ModelFacts,
+  o: EstimateOptions,
+  w: WorkLayout,
+  t: TimeOptions,
+): number {
   const fw = FRAMEWORKS[o.framework];
   if (fw.recomputeInUnit === true || w.recompute === 0) return 0;
-  const reuse = fw.zeroHooks?.maxReuseDistance;
-  return reuse === undefined ? w.recompute : backwardRegatherShare(m, o, reuse);
+  const hooks = fw.zeroHooks;
+  const reuse = hooks?.maxReuseDistance;
+  if (reuse === undefined) return w.recompute;
+  // A per-expert loop's experts are hooked one by one unless the engine's DeepSpeed makes the MoE block a leaf
+  // module (zero-hooks.ts zeroHookCounts reads the same).
+  const leaf = t.zeroMoeHooked !== true && (hooks?.leafMoe?.includes(m.modelType) ?? false);
+  return backwardRegatherShare(m, o, reuse, w.moeLoop && !leaf);
 }
 
 // A copy from pageable host memory goes through the driver's pinned staging buffer: a host memcpy into it, then the

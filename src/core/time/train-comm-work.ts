@@ -33,7 +33,7 @@ export function commWork(
   // FSDP mixed precision gathers in param_dtype; QLoRA weights travel packed (fsdp_qlora quant_storage).
   const storeBytes = o.weights === 'fp32' ? (o.compute === 'fp32' ? 4 : 2) : weightBytes(o.weights);
   const wire = (n: number) => (n - 1) / n;
-  const gathersPerMicro = 2 + recomputeGatherPasses(m, o, w);
+  const gathersPerMicro = 2 + recomputeGatherPasses(m, o, w, t);
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
   const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);

@@ -186,6 +186,8 @@ export interface WorkLayout {
   adapterW: number;
   /** Adapter weights a token passes through per rank (MoE: its topK experts' adapters, not all E). */
   adapterActive: number;
+  /** The routed experts run in a per-expert loop (the dispatch 'loop'). */
+  moeLoop: boolean;
 }
 
 /** How the routed experts run: the engine's dispatch, or 'dense' for a model class its library runs densely. */

@@ -265,6 +265,7 @@ function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): W
     // LoRA adapters: r x (in + out) per targeted linear; their FLOPs are 6 per weight per token.
     adapterW: lora ? adapterWeights(m, o, dispatch) / shard : 0,
     adapterActive: lora ? adapterWeights(m, o, dispatch, true) / shard : 0,
+    moeLoop: dispatch === 'loop',
   };
 }
 

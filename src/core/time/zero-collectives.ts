@@ -197,18 +197,89 @@ export function gatherCalls(g: GatherCollectives | undefined): number {
  * and its backward the trace runs the recompute and then the backward of every later linear of its checkpointed
  * layer: twice their elements. The linears' weights only (adapters are about 1% of them at rank 64); parameters
  * outside the layers (embeddings, output head) are used again only across the whole model and are gathered again.
+ * `expertLoop`: the routed experts run in a per-expert loop whose linears ZeRO-3 hooks one by one (transformers 4.x
+ * `for expert_idx in range(self.num_experts)`), so the trace holds each expert's linears in turn and the window keeps
+ * only the experts near the end of the loop; grouped (or a leaf block) they are one module a projection.
  */
-export function backwardRegatherShare(m: ModelFacts, o: EstimateOptions, reuse: number): number {
+export function backwardRegatherShare(
+  m: ModelFacts,
+  o: EstimateOptions,
+  reuse: number,
+  expertLoop = false,
+): number {
   if (m.total <= 0) return 1;
   let kept = 0;
   for (const g of loraModel(m.arch, FRAMEWORKS[o.framework]).groups) {
     if (g.name === 'vision') continue;
-    const sizes = linearModules(g).map((l) => l.inFeatures * l.outFeatures * l.copies);
+    const weights = traceWeights(linearModules(g), expertLoop);
     let after = 0;
-    for (let k = sizes.length - 1; k >= 0; k--) {
-      if (2 * after < reuse) kept += g.count * sizes[k]!;
-      after += sizes[k]!;
+    for (let k = weights.length - 1; k >= 0; k--) {
+      if (2 * after < reuse) kept += g.count * weights[k]!.size;
+      after += weights[k]!.size;
     }
   }
   return Math.min(1, Math.max(0, 1 - kept / m.total));
+}
+
+/** One weight of a layer's trace: its elements, and whether it is a looped expert's. */
+interface TraceWeight {
+  size: number;
+  loop: boolean;
+}
+
+/**
+ * A layer's linear weights in the order its trace runs them: a module with several copies (the routed experts) is one
+ * entry of all its copies, or under `expertLoop` each expert's own linears in turn from the first expert module's
+ * place (transformers 4.x's loop calls expert 0's gate, up and down, then expert 1's).
+ */
+function traceWeights(modules: readonly LinearModule[], expertLoop: boolean): TraceWeight[] {
+  const experts = modules.filter((l) => l.copies > 1);
+  const looped = expertLoop && experts.length > 0;
+  const out: TraceWeight[] = [];
+  for (const l of modules) {
+    if (!looped || l.copies <= 1)
+      out.push({ size: l.inFeatures * l.outFeatures * l.copies, loop: false });
+    else if (l === experts[0])
+      for (let e = 0; e < l.copies; e++)
+        for (const x of experts) out.push({ size: x.inFeatures * x.outFeatures, loop: true });
+  }
+  return out;
+}
+
+/** The share of a pass's collectives that the backward issues again: outside a per-expert loop, and in it. */
+export interface RegatherShares {
+  outside: number;
+  loop: number;
+}
+
+/**
+ * Under full recompute, the share of the recompute's collectives ZeRO-3's backward issues again: the weights
+ * `release_sub_module` let go after the recompute because the trace's next use lies beyond `reuse` elements (the
+ * window backwardRegatherShare reads), counted by weight, not by element (outside the loop a weight larger than the
+ * prefetch bucket is a collective of its own; a per-expert loop's experts are alike). Parameters outside the layers
+ * are left out, as there.
+ */
+export function backwardRegatherShares(
+  m: ModelFacts,
+  o: EstimateOptions,
+  reuse: number,
+  expertLoop: boolean,
+): RegatherShares {
+  const n = { outside: 0, loop: 0 };
+  const again = { outside: 0, loop: 0 };
+  for (const g of loraModel(m.arch, FRAMEWORKS[o.framework]).groups) {
+    if (g.name === 'vision') continue;
+    const weights = traceWeights(linearModules(g), expertLoop);
+    let after = 0;
+    for (let k = weights.length - 1; k >= 0; k--) {
+      const kind = weights[k]!.loop ? 'loop' : 'outside';
+      n[kind] += g.count;
+      if (2 * after >= reuse) again[kind] += g.count;
+      after += weights[k]!.size;
+    }
+  }
+  return {
+    outside: n.outside > 0 ? again.outside / n.outside : 0,
+    loop: n.loop > 0 ? again.loop / n.loop : 0,
+  };
 }

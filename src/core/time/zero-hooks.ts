@@ -12,7 +12,13 @@ import type { EstimateOptions, LoraTarget } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { ModelFacts } from './model-facts.js';
 import type { LayerGroup, Linear } from '../model/arch.js';
-import { gatherCollectives, noGathers, type GatherCollectives } from './zero-collectives.js';
+import {
+  backwardRegatherShares,
+  gatherCollectives,
+  noGathers,
+  type GatherCollectives,
+  type RegatherShares,
+} from './zero-collectives.js';
 
 export interface ZeroHookOps {
   /** Forward ops outside a per-expert loop (the host runs ahead of the GPU there). */
@@ -165,7 +171,7 @@ export interface ZeroHookCounts {
   o: EstimateOptions;
   c: HookCounts;
   /** ZeRO-3 at a measured host price: its reduces and gathers on more than one rank. */
-  host3: { reduces: number; gathers: GatherCollectives; bwdGathers: boolean } | null;
+  host3: { reduces: number; gathers: GatherCollectives; bwdGathers: RegatherShares } | null;
 }
 
 export function zeroHookCounts(
@@ -215,10 +221,24 @@ export function zeroHookCounts(
         hit,
         expertLinears: loop,
       }),
-      // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json).
-      bwdGathers: o.checkpointing !== 'full' && o.checkpointing !== 'offload',
+      // Under full recompute backward reuses the recompute's gathers (measured: zero3-collectives-cpu.json) where the
+      // reuse window kept them, and gathers again the weights it released (zero-collectives.ts backwardRegatherShares).
+      bwdGathers: bwdGatherShares(m, o, loop && !leaf),
     },
   };
+}
+
+/**
+ * The share of each pass's collectives the backward issues again: all of them without full recompute (the backward
+ * gathers what the forward released), under it those the engine's reuse window released after the recompute (none
+ * where the engine states no window: the backward reuses every gather).
+ */
+function bwdGatherShares(m: ModelFacts, o: EstimateOptions, expertLoop: boolean): RegatherShares {
+  if (o.checkpointing !== 'full' && o.checkpointing !== 'offload') return { outside: 1, loop: 1 };
+  const reuse = FRAMEWORKS[o.framework].zeroHooks?.maxReuseDistance;
+  return reuse === undefined
+    ? { outside: 0, loop: 0 }
+    : backwardRegatherShares(m, o, reuse, expertLoop);
 }
 
 /** zeroHookOps of `counts` (zeroHookCounts) on `dp` data-parallel ranks. */
@@ -277,7 +297,7 @@ function measured3(
   perRank: number,
   c: HookCounts,
   dp: number,
-  coll: { reduces: number; gathers: GatherCollectives; bwdGathers: boolean },
+  coll: { reduces: number; gathers: GatherCollectives; bwdGathers: RegatherShares },
 ): ZeroHookOps {
   const s = h.streamOps;
   const gradOps = s.gradient + perRank * Math.max(0, dp - h.ranks);
@@ -290,15 +310,17 @@ function measured3(
   const loopGatherSeconds = coalescedSeconds(h, dp, g.coalesced.loop);
   const hookOps = s.gathering * c.modules + s.bare * c.bareModules;
   const loopOps = s.gathering * c.loopModules + s.bare * c.bareLoopModules;
-  const bwdGather = coll.bwdGathers ? 1 : 0;
+  const bwdGather = coll.bwdGathers.outside;
+  const bwdLoopGather = coll.bwdGathers.loop;
   const hookSeconds = h.gathering * c.modules + h.bare * c.bareModules;
   const loopHookSeconds = h.gathering * c.loopModules + h.bare * c.bareLoopModules;
   // Each reduce-scatter's CUDA calls, in backward with the gradients that filled its bucket.
   const reduceOps = h.collectiveOps * coll.reduces;
   const loopShare = c.loopGrads > 0 ? c.loopGrads / (c.grads + c.loopGrads) : 0;
   const loopBwdOps =
-    loopOps + bwdGather * loopGatherOps + gradOps * c.loopGrads + reduceOps * loopShare;
-  const loopBwdSeconds = loopHookSeconds + bwdGather * loopGatherSeconds + h.gradient * c.loopGrads;
+    loopOps + bwdLoopGather * loopGatherOps + gradOps * c.loopGrads + reduceOps * loopShare;
+  const loopBwdSeconds =
+    loopHookSeconds + bwdLoopGather * loopGatherSeconds + h.gradient * c.loopGrads;
   return {
     fwdOps: hookOps + gatherOps,
     loopFwdOps: loopOps + loopGatherOps,
