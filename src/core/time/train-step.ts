@@ -295,12 +295,15 @@ const FETCH = { gather: DOUBLE_FIELD, copy: DOUBLE_FIELD };
  * every feasible candidate's step through here: the step's own calls pass one scratch and allocate nothing).
  */
 export function dataParallelLink(
-  w: Pick<TrainWork, 'gpus' | 'dp' | 'tp' | 'pp'>,
+  w: Pick<TrainWork, 'gpus' | 'zeroRanks' | 'tp' | 'pp'>,
   r: GpuRates,
   out: DpLink = { link: 0, latency: 0, allReduceLatency: 0 },
 ): DpLink {
   const multiNode = w.gpus > r.gpusPerNode;
-  const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
+  const dpGroupInNode = Math.min(
+    w.zeroRanks,
+    Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))),
+  );
   const ring = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
   // A PCIe ring over more than one socket's cards crosses the inter-socket link (pcie-sockets.ts).
   const intra = socketCappedRing(ring, dpGroupInNode, r.socketLink);
@@ -315,8 +318,9 @@ export function dataParallelLink(
   const pcie = ring === r.host || staged || link === r.interNode;
   const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   out.link = link;
-  out.latency = base + acrossNodes('scatter', w.dp, dpGroupInNode, multiNode, pcie);
-  out.allReduceLatency = base + acrossNodes('all-reduce', w.dp, dpGroupInNode, multiNode, pcie);
+  out.latency = base + acrossNodes('scatter', w.zeroRanks, dpGroupInNode, multiNode, pcie);
+  out.allReduceLatency =
+    base + acrossNodes('all-reduce', w.zeroRanks, dpGroupInNode, multiNode, pcie);
   return out;
 }
 

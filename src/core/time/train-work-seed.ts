@@ -19,6 +19,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   tp: DOUBLE_FIELD,
   pp: DOUBLE_FIELD,
   dp: DOUBLE_FIELD,
+  zeroRanks: DOUBLE_FIELD,
   fwdGemmFlops: DOUBLE_FIELD,
   fwdAttnFlops: DOUBLE_FIELD,
   fwdElemBytes: DOUBLE_FIELD,

@@ -13,6 +13,8 @@ export interface TrainWork {
   tp: number;
   pp: number;
   dp: number;
+  /** Ranks the ZeRO / FSDP shards and the gradient reduces span: dp x cp (WorkLayout.zeroRanks). */
+  zeroRanks: number;
   /** Per micro-batch per GPU. */
   fwdGemmFlops: number;
   fwdAttnFlops: number;
@@ -162,6 +164,13 @@ export interface WorkLayout {
   pp: number;
   cp: number;
   dp: number;
+  /**
+   * Ranks the ZeRO / FSDP shards and the gradient reduces span: the data-parallel ranks times the context-parallel
+   * ones, whose gradients differ by the tokens each holds (torchtitan's `dp_shard_cp` mesh, parallel_dims.py and
+   * parallelize_llama.py at pytorch/torchtitan@9dec370; Accelerate 1.15.0 ParallelismConfig.fsdp_dim_names
+   * `dp_shard_cp`; DeepSpeed's sequence-data-parallel group, runtime/engine.py). dp where cp is 1.
+   */
+  zeroRanks: number;
   /** Tokens per rank in one micro-batch. */
   tokens: number;
   /** Model shards per rank (tp x pp). */
