@@ -27,6 +27,7 @@ import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
+import { ringAttentionWork } from './train-ring-attention.js';
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -550,6 +551,7 @@ export function trainWork(
     tpBytes: nw.tpBytes,
     ep: expertParallelComm(m, o, w),
     sp: sequenceParallelComm(m, o, w),
+    ring: ringAttentionWork(m, o, w),
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:
