@@ -152,7 +152,7 @@ describe('LoRA on fused checkpoint linears counts one pair per module', () => {
       framework: 'hf-deepspeed',
     } as const;
     const arch = resolveModel('phi-3-mini-4k-instruct');
-    const layout = { gpus: 8, dp: 8, tp: 1, pp: 1 };
+    const layout = { gpus: 8, zeroRanks: 8, tp: 1, pp: 1 };
     const oq = optionsFromFlags({ ...flags, 'lora-targets': 'q' });
     const oqkv = optionsFromFlags({ ...flags, 'lora-targets': 'q,k,v' });
     const r = gpuRates(findGpu('h100-sxm'), timeOptionsFromFlags(flags, oq));

@@ -37,7 +37,7 @@ describe('a consolidated 16-bit save inside a timed run (savesPerStep)', () => {
   const o = optionsFromFlags(FLAGS);
   const t = timeOptionsFromFlags(FLAGS, o);
   const r = gpuRates(gpu, t);
-  const layout = { gpus: 8, dp: 8, tp: 1, pp: 1 };
+  const layout = { gpus: 8, zeroRanks: 8, tp: 1, pp: 1 };
 
   it('copies every 16-bit weight to the host once, frozen ones included, and moves each over the links twice', () => {
     const save = consolidatedSaveSeconds(m, o, layout, r);
@@ -59,7 +59,7 @@ describe('a consolidated 16-bit save inside a timed run (savesPerStep)', () => {
   it('saves nothing extra below ZeRO-3 or on one rank', () => {
     const zero2 = optionsFromFlags({ ...FLAGS, zero: 2 });
     expect(consolidatedSaveSeconds(m, zero2, layout, r)).toBe(0);
-    expect(consolidatedSaveSeconds(m, o, { gpus: 1, dp: 1, tp: 1, pp: 1 }, r)).toBe(0);
+    expect(consolidatedSaveSeconds(m, o, { gpus: 1, zeroRanks: 1, tp: 1, pp: 1 }, r)).toBe(0);
   });
 
   it("adds the save's share to the step and to its overhead phase, and nothing without it", () => {

@@ -24,7 +24,7 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 const rates = (gpu: string, n: number) =>
   gpuRates(findGpu(gpu), { ...defaultTimeOptions(n), gpusPerNode: n });
 const link = (gpu: string, n: number) =>
-  dataParallelLink({ gpus: n, dp: n, tp: 1, pp: 1 }, rates(gpu, n));
+  dataParallelLink({ gpus: n, zeroRanks: n, tp: 1, pp: 1 }, rates(gpu, n));
 
 describe('a PCIe ring across two sockets', () => {
   it('caps a ring over more than four cards at the socket link, and no ring under it', () => {
@@ -61,7 +61,7 @@ describe('a PCIe ring across two sockets', () => {
     }
     // A pair joined by an NVLink bridge keeps the NVLink latency.
     const bridged = dataParallelLink(
-      { gpus: 2, dp: 2, tp: 1, pp: 1 },
+      { gpus: 2, zeroRanks: 2, tp: 1, pp: 1 },
       gpuRates(findGpu('rtx-3090'), {
         ...defaultTimeOptions(2),
         gpusPerNode: 2,
@@ -102,7 +102,7 @@ describe('dataParallelLink into a scratch', () => {
         [32, 8, 2, 2],
       ] as const) {
         const r = gpuRates(findGpu(gpu), { ...defaultTimeOptions(gpus), gpusPerNode: 8 });
-        const w = { gpus, dp, tp, pp };
+        const w = { gpus, zeroRanks: dp, tp, pp };
         const fresh = dataParallelLink(w, r);
         expect(dataParallelLink(w, r, out)).toBe(out);
         expect({ ...out }).toEqual(fresh);

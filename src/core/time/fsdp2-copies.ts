@@ -60,7 +60,7 @@ export function fsdp2Copies(
     gradOut: number;
   },
 ): Fsdp2Copies {
-  if (!runsFsdp2(o, t) || o.zero < 2 || w.dp <= 1) return NO_COPIES;
+  if (!runsFsdp2(o, t) || o.zero < 2 || w.zeroRanks <= 1) return NO_COPIES;
   const passBytes = o.zero === 3 ? 2 * shardedUnsharded(m, o, w, m.total) * sizes.storeBytes : 0;
   return {
     passBytes,

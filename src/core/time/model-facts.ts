@@ -290,7 +290,8 @@ export const TRAIN_PHASES = [
   'tensor-parallel',
   // Training expert parallelism's all-to-alls (time/train-expert-parallel.ts): listed only where some run.
   'expert-parallel',
-  // Ulysses sequence parallelism's all-to-alls (time/train-sequence-parallel.ts): listed only where some run.
+  // Ulysses' all-to-alls (time/train-sequence-parallel.ts) and a ring's exposed K/V and gradient exchanges
+  // (time/train-ring-attention.ts): listed only where some run.
   'sequence-parallel',
   'pipeline-bubble',
   'offload',

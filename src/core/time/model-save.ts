@@ -62,7 +62,7 @@ function savedModules(
 }
 
 /**
- * Seconds of one consolidated 16-bit save of a ZeRO-3 model on `dp` ranks (0 below ZeRO-3): the all-gathers at the
+ * Seconds of one consolidated 16-bit save of a ZeRO-3 model sharded over `zeroRanks` ranks (0 below ZeRO-3): the all-gathers at the
  * data-parallel bus rate ((n-1)/n of the bytes on the wire), the broadcasts back at the same rate (a ring broadcast's
  * bus bandwidth is its algorithm bandwidth: nccl-tests doc/PERFORMANCE.md,
  * https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md), one collective latency for each module's
@@ -74,14 +74,14 @@ function savedModules(
 export function consolidatedSaveSeconds(
   m: ModelFacts,
   o: EstimateOptions,
-  w: { gpus: number; dp: number; tp: number; pp: number; moeDispatch?: MoeDispatch },
+  w: { gpus: number; zeroRanks: number; tp: number; pp: number; moeDispatch?: MoeDispatch },
   r: GpuRates,
 ): number {
-  if (o.zero < 3 || w.dp <= 1) return 0;
+  if (o.zero < 3 || w.zeroRanks <= 1) return 0;
   const { link, latency } = dataParallelLink(w, r);
   const { modules, adapterParams } = savedModules(m, o, w.moeDispatch === 'loop');
   const bytes = (m.total + adapterParams) * SAVE_BYTES;
-  const gather = (bytes * (w.dp - 1)) / w.dp / link;
+  const gather = (bytes * (w.zeroRanks - 1)) / w.zeroRanks / link;
   const broadcast = bytes / link;
   return gather + broadcast + 2 * modules * latency + bytes / (r.host * PAGEABLE_COPY_SHARE);
 }

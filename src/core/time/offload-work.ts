@@ -46,11 +46,15 @@ export function offloadWork(
 ) {
   const params = o.offload === 'optimizer+params';
   const optimizerOnly = o.offload === 'optimizer';
-  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  const shardOpt = o.zero >= 1 ? w.zeroRanks : 1;
   return {
     passes: params ? 2 + recomputeGatherPasses(m, o, w, t) : 0,
-    paramPassBytes: params ? sizes.stored / w.shard / w.dp : 0,
-    gradBytes: params ? sizes.gradBytes / w.dp : optimizerOnly ? sizes.gradBytes / shardOpt : 0,
+    paramPassBytes: params ? sizes.stored / w.shard / w.zeroRanks : 0,
+    gradBytes: params
+      ? sizes.gradBytes / w.zeroRanks
+      : optimizerOnly
+        ? sizes.gradBytes / shardOpt
+        : 0,
     actBytes: o.checkpointing === 'offload' ? w.tokens * w.layersHere * m.hidden * 2 : 0,
   };
 }

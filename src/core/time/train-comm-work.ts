@@ -18,7 +18,7 @@ export function commWork(
   trainable: number,
   sizes?: OffloadSizes,
 ) {
-  const { dp, tp, shard, tokens, layersHere, recompute } = w;
+  const { zeroRanks, tp, shard, tokens, layersHere, recompute } = w;
   const zero = o.zero;
   // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
   // gradient dtype, the compute dtype, or a fixed reduce dtype.
@@ -35,7 +35,7 @@ export function commWork(
   const wire = (n: number) => (n - 1) / n;
   const gathersPerMicro = 2 + recomputeGatherPasses(m, o, w, t);
   // DDP all-reduce moves 2(n-1)/n of the buffer; reduce-scatter (ZeRO-2/3) (n-1)/n (ZeRO §7); EP: shardedWire.
-  const pass = zero === 3 && dp > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
+  const pass = zero === 3 && zeroRanks > 1 ? shardedWire(m, o, w, m.total) * storeBytes : 0;
   const off = offloadWork(m, o, t, w, trainable, sizes);
   const offloadBytes = off.passes * off.paramPassBytes + off.gradBytes + 2 * off.actBytes;
   // Megatron TP: 2 all-reduces per layer forward, 2 backward, 2 more when recomputing, of tokens x hidden.
@@ -54,10 +54,11 @@ export function commWork(
     fsdpCopyReduceBytes: copies.reduceBytes,
     gatherBytes: gathersPerMicro * pass,
     gatherPassBytes: pass,
-    gradReduceBytes: dp > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
+    gradReduceBytes:
+      zeroRanks > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
     gradReducePerMicro: zero >= 2,
     paramGatherAfterStep:
-      dp > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(dp) : 0,
+      zeroRanks > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(zeroRanks) : 0,
     offloadBytes,
     offloadParamPassBytes: off.paramPassBytes,
     offloadPasses: off.passes,

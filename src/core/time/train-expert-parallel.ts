@@ -18,12 +18,12 @@ const epOf = (m: ModelFacts, o: EstimateOptions): number =>
 
 const wire = (n: number): number => (n - 1) / n;
 
-type ShardLayout = Pick<WorkLayout, 'shard' | 'dp' | 'cp' | 'tp' | 'pp'>;
+type ShardLayout = Pick<WorkLayout, 'shard' | 'zeroRanks' | 'tp' | 'pp'>;
 
 /**
  * `elems` parameters split over this stage's FSDP groups, each share weighed by `per(ranks)` of its group: under EP
  * the routed experts, where `elems` holds them, are 1/ep of theirs over the efsdp group; the rest over TP x PP then
- * the data-parallel ranks.
+ * the data- and context-parallel ranks (WorkLayout.zeroRanks).
  */
 function overShardGroups(
   m: ModelFacts,
@@ -34,9 +34,9 @@ function overShardGroups(
 ): number {
   const ep = epOf(m, o);
   const experts = m.expertWeightsPerLayer * m.experts * m.moeLayers;
-  if (ep <= 1 || elems < experts) return (elems / w.shard) * per(w.dp);
-  const efsdp = (w.dp * w.cp * w.tp) / ep;
-  return ((elems - experts) / w.shard) * per(w.dp) + (experts / (ep * w.pp)) * per(efsdp);
+  if (ep <= 1 || elems < experts) return (elems / w.shard) * per(w.zeroRanks);
+  const efsdp = (w.zeroRanks * w.tp) / ep;
+  return ((elems - experts) / w.shard) * per(w.zeroRanks) + (experts / (ep * w.pp)) * per(efsdp);
 }
 
 /**

@@ -24,6 +24,7 @@ import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
 import { socketCappedRing } from './pcie-sockets.js';
+import { ringExposedSeconds } from './train-ring-attention.js';
 
 /** Result of one step: seconds by phase and the bound. */
 export interface StepTime {
@@ -65,7 +66,10 @@ interface StepTimes {
   tpT: number;
   /** Training EP's all-to-alls per micro-batch: in series with the MoE layers' compute (train-expert-parallel.ts). */
   epT: number;
-  /** Ulysses' all-to-alls per micro-batch (train-sequence-parallel.ts), on the compute stream. */
+  /**
+   * Ulysses' all-to-alls (train-sequence-parallel.ts) or a context-parallel ring's exposed exchanges
+   * (train-ring-attention.ts) per micro-batch, on the compute stream.
+   */
   spT: number;
   offExposed: number;
   zeroGather: number;
@@ -183,6 +187,27 @@ function exposedBnb4Host(w: TrainWork, deqGpu: number, fwdSlack: number, bwdSlac
   );
 }
 
+/**
+ * Dequantization of one micro-batch, its host share exposed past the passes' slack (`fwdSlack`, `bwdSlack`) and the
+ * int8 matmuls' extra into `s`: bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower
+ * than the memory rate on some GPUs, and its int8 matmul is slower than a 16-bit GEMM (bnb-dequant.ts).
+ */
+function dequantTimes(
+  w: TrainWork,
+  r: GpuRates,
+  gemm: number,
+  fwdSlack: number,
+  bwdSlack: number,
+  s: StepTimes,
+): number {
+  s.int8 = int8ForwardExtraSeconds(w.int8ForwardFlops, w.tokens, r, gemm, w.shape);
+  const deqGpu =
+    (w.dequantBytes + w.bnb4DequantBytes * (bnbDequantSlowdown(r.cc, w.bnbTreeDequant) - 1)) /
+    r.mem;
+  s.deqHost = exposedBnb4Host(w, deqGpu, fwdSlack, bwdSlack);
+  return deqGpu + w.dequantSeconds + s.deqHost + s.int8;
+}
+
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = gemmRate(w, r);
@@ -202,7 +227,11 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const f8B = f8.bwdFlops / f8Gemm - f8.bwdCounted / gemm + f8.castBwdBytes / r.mem;
   const a32 = w.adapterFp32Flops / r.gemm32 - w.adapterFp32Flops / gemm; // TrainWork.adapterFp32Flops
   const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF + a32;
-  const fwdGpu = fwdGemm + w.fwdAttnFlops / attnRate + (w.fwdElemBytes + w.adapterFwdBytes) / r.mem;
+  // A context-parallel ring's fp32 merges run beside each forward's attention (train-ring-attention.ts).
+  const fwdGpu =
+    fwdGemm +
+    w.fwdAttnFlops / attnRate +
+    (w.fwdElemBytes + w.adapterFwdBytes + w.ring.fwdBytes) / r.mem;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = hostPerOpOf(w);
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
@@ -225,7 +254,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     2 * a32 +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes) / r.mem;
+    (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes + w.ring.bwdBytes) / r.mem;
   const loopHostB =
     (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS + w.zeroHookLoopBwdSeconds;
   const bwdHost =
@@ -246,14 +275,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const rec = recomputeSeconds(w, fwd, fwdGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
   // The loss's forward-only traffic joins the forward after the recompute is taken from it (TrainWork).
   const lossFwd = w.lossHeadGradBytes / r.mem + w.lossChunkExtraFlops / gemm;
-  // bitsandbytes' tree kernel (before 0.48) and its lookup kernel run 4-bit passes slower than the memory rate on
-  // some GPUs, and its int8 matmul is slower than a 16-bit GEMM (bnb-dequant.ts).
-  const int8 = int8ForwardExtraSeconds(w.int8ForwardFlops, w.tokens, r, gemm, w.shape);
-  const deqGpu =
-    (w.dequantBytes + w.bnb4DequantBytes * (bnbDequantSlowdown(r.cc, w.bnbTreeDequant) - 1)) /
-    r.mem;
-  const deqHost = exposedBnb4Host(w, deqGpu, fwd - fwdHost, bwd - bwdHost);
-  const deq = deqGpu + w.dequantSeconds + deqHost + int8;
+  const deq = dequantTimes(w, r, gemm, fwd - fwdHost, bwd - bwdHost, s);
   s.gemm = gemm;
   s.attnRate = attnRate;
   s.fwdGpu = fwdGpu;
@@ -264,8 +286,6 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   s.bwd = bwd;
   s.rec = rec;
   s.deq = deq;
-  s.deqHost = deqHost;
-  s.int8 = int8;
   s.compute = fwd + lossFwd + bwd + rec + deq;
   s.fallbackF = Math.max(0, fbF - expertF);
   s.fallbackB = Math.max(0, fbB - expertB);
@@ -295,12 +315,15 @@ const FETCH = { gather: DOUBLE_FIELD, copy: DOUBLE_FIELD };
  * every feasible candidate's step through here: the step's own calls pass one scratch and allocate nothing).
  */
 export function dataParallelLink(
-  w: Pick<TrainWork, 'gpus' | 'dp' | 'tp' | 'pp'>,
+  w: Pick<TrainWork, 'gpus' | 'zeroRanks' | 'tp' | 'pp'>,
   r: GpuRates,
   out: DpLink = { link: 0, latency: 0, allReduceLatency: 0 },
 ): DpLink {
   const multiNode = w.gpus > r.gpusPerNode;
-  const dpGroupInNode = Math.min(w.dp, Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))));
+  const dpGroupInNode = Math.min(
+    w.zeroRanks,
+    Math.max(1, Math.floor(r.gpusPerNode / (w.tp * w.pp))),
+  );
   const ring = dpGroupInNode <= 2 ? r.intraPair : r.intraMany;
   // A PCIe ring over more than one socket's cards crosses the inter-socket link (pcie-sockets.ts).
   const intra = socketCappedRing(ring, dpGroupInNode, r.socketLink);
@@ -315,8 +338,9 @@ export function dataParallelLink(
   const pcie = ring === r.host || staged || link === r.interNode;
   const base = pcie ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   out.link = link;
-  out.latency = base + acrossNodes('scatter', w.dp, dpGroupInNode, multiNode, pcie);
-  out.allReduceLatency = base + acrossNodes('all-reduce', w.dp, dpGroupInNode, multiNode, pcie);
+  out.latency = base + acrossNodes('scatter', w.zeroRanks, dpGroupInNode, multiNode, pcie);
+  out.allReduceLatency =
+    base + acrossNodes('all-reduce', w.zeroRanks, dpGroupInNode, multiNode, pcie);
   return out;
 }
 
@@ -375,11 +399,20 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const epLink = w.ep.group > r.gpusPerNode ? r.interNode : r.intraMany;
   const epLatency = epLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   s.epT = w.ep.bytes > 0 ? w.ep.bytes / epLink + w.ep.calls * epLatency : 0;
-  // Ulysses' all-to-alls over the cp group (consecutive ranks, parallel_state_sp.py), picked as the EP group's are.
-  const spLink =
-    w.sp.group > r.gpusPerNode ? r.interNode : w.sp.group <= 2 ? r.intraPair : r.intraMany;
+  // Ulysses' all-to-alls or a ring's exchanges over the cp group (consecutive ranks, parallel_state_sp.py; torchtitan's
+  // mesh puts cp inside dp), picked as the EP group's are.
+  const cpGroup = Math.max(w.sp.group, w.ring.group);
+  const spLink = cpGroup > r.gpusPerNode ? r.interNode : cpGroup <= 2 ? r.intraPair : r.intraMany;
   const spLatency = spLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   s.spT = w.sp.bytes > 0 ? w.sp.bytes / spLink + w.sp.calls * spLatency : 0;
+  // A ring's K/V gathers and dk/dv sends over the same cp group, what its attention blocks leave exposed.
+  s.spT += ringExposedSeconds(
+    w.ring,
+    w.fwdAttnFlops / s.attnRate,
+    w.bwdAttnFlops / s.attnRate,
+    spLink,
+    spLatency,
+  );
   s.offExposed = offloadExposed(w, r, s);
   s.dpLink = dpLink;
   s.gatherT = gatherT;

@@ -13,6 +13,8 @@ export interface TrainWork {
   tp: number;
   pp: number;
   dp: number;
+  /** Ranks the ZeRO / FSDP shards and the gradient reduces span: dp x cp (WorkLayout.zeroRanks). */
+  zeroRanks: number;
   /** Per micro-batch per GPU. */
   fwdGemmFlops: number;
   fwdAttnFlops: number;
@@ -108,6 +110,8 @@ export interface TrainWork {
   ep: EpComm;
   /** Ulysses sequence parallelism's all-to-alls around attention per micro-batch (train-sequence-parallel.ts). */
   sp: EpComm;
+  /** torch's ring attention around a context-parallel rank's attention per micro-batch (train-ring-attention.ts). */
+  ring: RingComm;
   modelFlopsPerToken: number;
   compiled: boolean;
   /** Layers on one pipeline stage. */
@@ -168,6 +172,13 @@ export interface WorkLayout {
   pp: number;
   cp: number;
   dp: number;
+  /**
+   * Ranks the ZeRO / FSDP shards and the gradient reduces span: the data-parallel ranks times the context-parallel
+   * ones, whose gradients differ by the tokens each holds (torchtitan's `dp_shard_cp` mesh, parallel_dims.py and
+   * parallelize_llama.py at pytorch/torchtitan@9dec370; Accelerate 1.15.0 ParallelismConfig.fsdp_dim_names
+   * `dp_shard_cp`; DeepSpeed's sequence-data-parallel group, runtime/engine.py). dp where cp is 1.
+   */
+  zeroRanks: number;
   /** Tokens per rank in one micro-batch. */
   tokens: number;
   /** Model shards per rank (tp x pp). */
@@ -194,6 +205,24 @@ export interface WorkLayout {
 export type MoeDispatch = 'loop' | 'grouped' | 'dense';
 
 /** One micro-batch's all-to-alls (expert or sequence parallel) on one rank: bytes on the wire, collectives, the group's size. */
+/** torch's ring attention around a context-parallel rank's attention per micro-batch (train-ring-attention.ts). */
+export interface RingComm {
+  /** HBM bytes of one forward pass's fp32 merges and K/V concatenations, every attention layer. */
+  fwdBytes: number;
+  /** HBM bytes of the backward's fp32 gradient accumulators, concatenations and casts, every attention layer. */
+  bwdBytes: number;
+  /** Bytes a rank receives in one pass's K/V all-gathers, every attention layer. */
+  gatherBytes: number;
+  /** Bytes of one backward block's fp32 dk and dv sent to the next rank, every attention layer. */
+  sendBytes: number;
+  /** Ranks of the ring (cp); 1 without one. */
+  group: number;
+  /** Attention layers on this stage. */
+  layers: number;
+  /** Forward passes that run the ring: the forward, and the recompute of full checkpointing. */
+  fwdPasses: number;
+}
+
 export interface EpComm {
   bytes: number;
   calls: number;

@@ -27,6 +27,7 @@ import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
+import { ringAttentionWork } from './train-ring-attention.js';
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
 // HF eager decoder layer: ~45 PyTorch ops in forward (RMSNorm alone is 7: upcast, pow, mean, add, rsqrt,
@@ -241,13 +242,15 @@ export const STEP_OVERHEAD_SECONDS = 0.02;
 function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): WorkLayout {
   const { tp, pp, cp } = o;
   const shard = tp * pp;
+  const dp = Math.max(1, Math.floor(o.gpus / (tp * pp * cp)));
   const lora = o.method === 'lora' || o.method === 'qlora';
   const compiled = o.compile || FRAMEWORKS[o.framework].fusedKernels;
   return {
     tp,
     pp,
     cp,
-    dp: Math.max(1, Math.floor(o.gpus / (tp * pp * cp))),
+    dp,
+    zeroRanks: dp * cp,
     tokens: (o.batch * o.seq) / cp,
     shard,
     lora,
@@ -484,7 +487,7 @@ export function trainWork(
   const shared = free ?? countFreeWork(m, o, t, dispatch, paramWrapper, w);
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
   const trainable = shared.trainable;
-  const shardOpt = o.zero >= 1 ? w.dp : 1;
+  const shardOpt = o.zero >= 1 ? w.zeroRanks : 1;
   const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
@@ -493,7 +496,7 @@ export function trainWork(
   const { cw, qw, ew, aw, f8 } = shared;
   const nw = commWork(m, o, t, w, trainable, shared.offload);
   const sel = FRAMEWORKS[o.framework].selectiveRecompute ?? SELECTIVE_ATTENTION_ONLY;
-  const zh = zeroHookOpsAt(shared.zh, w.dp);
+  const zh = zeroHookOpsAt(shared.zh, w.zeroRanks);
   // Written out field by field, not spread: the planner makes one per row, and spreads built each of the
   // first few hundred with a different V8 hidden class (deoptimizing the step-time functions that read them).
   return {
@@ -504,6 +507,7 @@ export function trainWork(
     tp: w.tp,
     pp: w.pp,
     dp: w.dp,
+    zeroRanks: w.zeroRanks,
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
@@ -544,8 +548,8 @@ export function trainWork(
     gradReducePerMicro: nw.gradReducePerMicro,
     serialComm: t.serialComm === true && o.zero >= 2,
     fwdGatherSerial: forwardGathersInSeries(o, t, nw.gatherPassBytes, ew.loopOps),
-    zeroReduces: w.dp > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
-    zeroGathers: w.dp > 1 ? gatherCalls(shared.zh?.host3?.gathers) : 0,
+    zeroReduces: w.zeroRanks > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
+    zeroGathers: w.zeroRanks > 1 ? gatherCalls(shared.zh?.host3?.gathers) : 0,
     paramGatherAfterStep: nw.paramGatherAfterStep,
     offloadBytes: nw.offloadBytes,
     offloadParamPassBytes: nw.offloadParamPassBytes,
@@ -555,11 +559,13 @@ export function trainWork(
     offloadCopyShare: t.pageableOffload === true ? PAGEABLE_COPY_SHARE : 1,
     offloadGradCopyShare: t.pageableGradOffload === true ? PAGEABLE_COPY_SHARE : 1,
     // On one rank DeepSpeed's NoGatherHandle copies non_blocking (partition_parameters.py): only the gathers block.
-    offloadCopyBlocks: w.dp > 1 && FRAMEWORKS[o.framework].zeroHooks?.blockingParamCopies === true,
+    offloadCopyBlocks:
+      w.zeroRanks > 1 && FRAMEWORKS[o.framework].zeroHooks?.blockingParamCopies === true,
     tpCalls: nw.tpCalls,
     tpBytes: nw.tpBytes,
     ep: expertParallelComm(m, o, w),
     sp: sequenceParallelComm(m, o, w),
+    ring: ringAttentionWork(m, o, w),
     // LoRA/QLoRA need no frozen-weight gradients: 4 FLOPs per frozen weight per token (forward +
     // input gradient) and 6 per adapter weight, so their MFU is not inflated by FLOPs never run.
     modelFlopsPerToken:

@@ -46,7 +46,7 @@ const LIFT: Record<string, (t: TimeResult) => string> = {
   'expert-parallel': () =>
     'fewer ranks in the expert group (a smaller --ep or --gpus with --dp-attention), or GPUs joined by NVLink',
   'sequence-parallel': () =>
-    'a smaller --cp (fewer ranks, less of each all-to-all on the wire), or GPUs joined by NVLink',
+    'a smaller --cp (fewer ranks, less of each exchange on the wire), or GPUs joined by NVLink',
   'decode-host': () =>
     'more layers on the GPU (--gpu-layers higher, --n-cpu-moe lower: a GPU with more memory or fewer weight bytes); host-RAM layers are read at host memory bandwidth every token',
 };
