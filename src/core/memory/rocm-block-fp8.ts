@@ -5,7 +5,11 @@
  * engine keeps MLA's kv_b (the absorbed W_UK / W_UV of its decode bmm's) in FP8 with a per-tensor scale and widens it
  * to 16 bits in every step before a 16-bit bmm, the bytes that traffic moves per kv_b weight beyond the one byte the
  * step's weight read counts, and the elementwise kernels it launches per MLA layer (time/block-fp8.ts
- * absorbDequantSeconds). Absent: kv_b at its weight bytes.
+ * absorbDequantSeconds). Absent: kv_b at its weight bytes. `fusedMoePerKBlockSeconds`: where AITER's block-FP8 fused MoE
+ * runs the routed experts there (AITER on: RocmBlockFp8Prefill.aiterLinearsTriton, TimeOptions.rocmAiter), the cost of
+ * each 128-wide block of K its decode call walks in series, w13's (the hidden size) then w2's (an expert's width on the
+ * GPU): a call takes the longer of that chain and its experts' bytes (time/aiter-moe.ts). Absent: the engine's
+ * FrameworkProfile.moeCallSeconds.
  */
 export interface RocmBlockFp8Linear {
   targets: readonly string[];
@@ -13,6 +17,7 @@ export interface RocmBlockFp8Linear {
   perKBlockSeconds: number;
   sharedExpertsFused: boolean;
   absorbDequant?: { extraBytesPerParam: number; kernels: number };
+  fusedMoePerKBlockSeconds?: number;
 }
 
 /**

@@ -71,7 +71,7 @@ const REPLICATED = new Set(['q_a', 'kv_a', 'router']);
 const SKIPPED = new Set(['router', 'kv_b', 'other']);
 // The 128-wide K block the kernels' main loop steps by: weight_block_size [128, 128]
 // (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json, catalogs/models/deepseek-v3.json).
-const K_BLOCK = 128;
+export const K_BLOCK = 128;
 
 /** One rank's block-FP8 GEMMs of a decoder layer: K and N after TP and the engine's fusions. */
 export interface BlockGemm {
@@ -200,6 +200,13 @@ export function blockFp8Seconds(
 }
 
 /**
+ * Whether AITER's kernels run on the engine's ROCm targets: the engine's default where AITER is (its `rocmPrefill`'s
+ * `aiterLinearsTriton`: TimeOptions.rocmAiter unset reads as on), else only where the run switched it on.
+ */
+export const rocmAiterOn = (fw: FrameworkProfile, aiter: boolean | undefined): boolean =>
+  fw.blockFp8Linear?.rocmPrefill?.aiterLinearsTriton === true ? aiter !== false : aiter === true;
+
+/**
  * Seconds a decode step spends widening MLA's kv_b to 16 bits where the engine keeps it in FP8 and dequantizes it in
  * every step (FrameworkProfile.blockFp8Linear.rocm.absorbDequant, the gfx targets listed, a block-scaled FP8 checkpoint
  * run W8A8): each MLA layer's kv_b weights on this rank (column-parallel, its heads split over the attention TP) move
@@ -259,7 +266,7 @@ export function blockFp8GemmRate(
   // an AMD Instinct GPU's 8-bit dense peak is twice its 16-bit one (MI300X: 2614.9 against 1307.4 TFLOPS).
   const rp = fw.blockFp8Linear?.rocmPrefill;
   if (rp !== undefined && w.gfx !== undefined && rp.targets.includes(w.gfx)) {
-    const aiterOn = rp.aiterLinearsTriton === true ? w.aiter !== false : w.aiter === true;
+    const aiterOn = rocmAiterOn(fw, w.aiter);
     const tritonKernel = rp.aiterLinearsTriton === true && part === 'linears' ? true : !aiterOn;
     const triton = tritonKernel && w.q === 'cutlass' && o.weights === 'fp8';
     const share = rp.peakShare8 * (rp.defaultTileShare ?? 1);

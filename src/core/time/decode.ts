@@ -7,6 +7,7 @@ import { mmvqColumnSeconds } from './mmvq-columns.js';
 import { bnbDequantSlowdown, copyBytes } from './bnb-dequant.js';
 import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
+import { aiterMoeSeconds } from './aiter-moe.js';
 import { tritonMoeSeconds } from './moe-grid.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
@@ -647,7 +648,7 @@ function dmmvTail(
 
 /**
  * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
- * (moeCallSeconds) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
+ * (moeCallSeconds; AITER's K-loop floor where its block-FP8 MoE runs, aiter-moe.ts) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
  * (fusedMoeChainSeconds), and the launch grid's early-exiting programs (moe-grid.ts tritonMoeSeconds).
  */
 function moeLayersSeconds(
@@ -666,16 +667,11 @@ function moeLayersSeconds(
     mi && r.cuCycles && tr.moeIssueBytes > 0
       ? tr.moeIssueBytes / (r.cuCycles * mi.bytesPerCuCycle) / m.moeLayers
       : 0;
-  const call = moeCallSeconds(
-    moeCallLatency(
-      fw,
-      r.cc,
-      tr.q === 'cutlass' ? nativeFp4(o.weights) : null,
-      trtllmMoeBlockFp8(m, o, r.cc),
-    ),
-    m.moeLayers,
-    Math.max(layerBytes / r.mem, issue),
-  );
+  const fp4 = tr.q === 'cutlass' ? nativeFp4(o.weights) : null;
+  const latency = moeCallLatency(fw, r.cc, fp4, trtllmMoeBlockFp8(m, o, r.cc));
+  // AITER's block-FP8 fused MoE on its ROCm targets: its K-loop floor in place of that latency (aiter-moe.ts).
+  const aiter = aiterMoeSeconds(m, o, t, r, { w8a8: tr.q === 'cutlass', layerBytes });
+  const call = aiter ?? moeCallSeconds(latency, m.moeLayers, Math.max(layerBytes / r.mem, issue));
   // The Triton fused_moe K-loop chain, where the engine runs its 16-bit experts through that kernel.
   const triton = tr.q === null && !trtllmMoe16(m, o, r.cc, t);
   return call + tritonMoeSeconds(m, o, t, r, layerBytes, triton);

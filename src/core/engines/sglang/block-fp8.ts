@@ -56,6 +56,22 @@
  * kernel's gfx942 configs: ROCm/aiter#1930). The routed experts run AITER's own fused MoE (`aiterLinearsTriton`: its CK/asm
  * kernels, AITER's tuned fmoe tables) and keep the W8A8 rate.
  *
+ * The routed experts' decode call on gfx942 is AITER's fused MoE: with SGLANG_USE_AITER=1 and
+ * `--moe-runner-backend auto`, `Fp8MoEMethod.create_moe_runner` takes MoeRunnerBackend.AITER on HIP
+ * (python/sglang/srt/layers/quantization/fp8.py, sgl-project/sglang@00563d368df9673403eacead4adf45ef77ef0ca9): a K loop
+ * over each routed expert's w13 (K = the hidden size) and w2 (K = the expert's width on the GPU) whose 128-wide
+ * blocks each load the block scales of both operands before their MFMA. At a few tokens that loop, not the bytes, sets the call: AITER's tuned gfx942 table for GLM-5.1 over TP 8
+ * (ROCm/aiter@e4048607a535ace3a2b51ded31b1c8c2d45c0879 `aiter/configs/model_configs/a8w8_blockscale_tuned_fmoe_glm5_1.csv`,
+ * gfx942, cu_num 304: model_dim 6144, inter_dim 256, 257 experts top 9, per_1x128, the one-stage asm kernel
+ * `fmoe_bf16_blockscaleFp8_g1u1_vs_silu_1tg`) times 67.38 µs at one token and 71.10 at two, where the 9 experts' 42.5 MB
+ * take 9.9 µs at 4.3 TB/s: 48 + 2 blocks of K at 1.35 µs each (`fusedMoePerKBlockSeconds`; the AITER
+ * blockscale GEMMs of SemiAnalysisAI/InferenceX#863 above cost 1.41 µs a block). The same rate and the bytes give
+ * the table's other gfx942 rows within 3%: its DeepSeek-V3 EP-8 shape (a8w8_blockscale_tuned_fmoe_ds_v3.csv, model_dim
+ * 7168, inter_dim 2048, 33 experts top 9) 99.2 µs at one token against 56 + 16 blocks, 97.0 µs (the 9 experts' 396 MB
+ * 92 µs), and GLM-5.1's EP shape (inter_dim 2048, 32 experts top 8) 84.3 µs against 86.3 (bytes 70 µs). Beyond a few tokens
+ * the table's calls stay near the stream (GLM-5.1's TP-8 shape: 123.6 µs at 16 tokens, 340.6 at 256, where all 257
+ * experts' bytes take 282 at 4.3 TB/s), so the call adds nothing once the bytes outlast the chain (time/aiter-moe.ts).
+ *
  * On CUDA the same function (models/deepseek_v2.py `determine_num_fused_shared_experts`, sglang==0.5.6.post1 and
  * 0.5.7 wheels) fuses DeepSeek-V3/R1's one shared expert into the routed fused MoE from capability 8.0 when the config
  * is DeepseekV3ForCausalLM with 256 routed experts and `--disable-shared-experts-fusion` is off; 0.5.7 refuses it
@@ -142,6 +158,9 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
     // kv_b widened to BF16 each step: cast (1 + 2 B) and scale (2 + 2 B) then the bmm's 2 B read, less the 1 B counted;
     // 2 kernels each for w_kc and w_vc (deepseek_v2.py forward_absorb_prepare / forward_absorb_core, sglang==0.5.7)
     absorbDequant: { extraBytesPerParam: 8, kernels: 4 },
+    // AITER's fused MoE, one 128-wide K block: 67.3825 µs at one token over 48 + 2 blocks, GLM-5.1 TP 8, gfx942
+    // (ROCm/aiter@e4048607 a8w8_blockscale_tuned_fmoe_glm5_1.csv; note above)
+    fusedMoePerKBlockSeconds: 67.3825e-6 / (48 + 2),
   },
   rocmPrefill: {
     targets: ['gfx942'], // aiter_w8a8_block_fp8_linear: `use_triton = True` off gfx950 (0.5.13.post1; 0.5.7 imports only it)
