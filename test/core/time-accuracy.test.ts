@@ -299,6 +299,11 @@ const tt2264Rows = rows.filter((r) => TT2264_ROW.test(r.id));
 // bars at the end: chenyaofo's gist table, ZeRO-3 with and without checkpointing and its ZeRO-2 row.
 const CHENYAOFO_ROW = /^chenyaofo-/;
 const chenyaofoRows = rows.filter((r) => CHENYAOFO_ROW.test(r.id));
+// FSDP full fine-tunes of three dense 7-8B models on four A100 from a source new to the set (docs/time-model.md "Liger-Kernel's
+// HF Trainer logs: FSDP full fine-tunes of three 7-8B models on four A100"), scored before any model change, with their own
+// bars at the end: linkedin/Liger-Kernel's example logs, each model with and without Liger's kernels.
+const LIGERHF_ROW = /^ligerhf-/;
+const ligerhfRows = rows.filter((r) => LIGERHF_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -361,7 +366,8 @@ const earlierRows = rows.filter(
     !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
     !UNSLOTHBENCH_ROW.test(r.id) &&
     !TT2264_ROW.test(r.id) &&
-    !CHENYAOFO_ROW.test(r.id),
+    !CHENYAOFO_ROW.test(r.id) &&
+    !LIGERHF_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -460,8 +466,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (1152: 1138 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1152);
+  it('scores every scorable case (1158: 1144 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1158);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2099,7 +2105,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
         !UNSLOTHBENCH_ROW.test(r.id) &&
         !TT2264_ROW.test(r.id) &&
-        !CHENYAOFO_ROW.test(r.id),
+        !CHENYAOFO_ROW.test(r.id) &&
+        !LIGERHF_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -3865,5 +3872,36 @@ describe("time model on chenyaofo's DeepSpeed LLaMA-7B rows", () => {
       rate('chenyaofo-llama7b-zero3-8xa800-b2') / rate('chenyaofo-llama7b-zero2-8xa800-b1');
     expect(ratio).toBeGreaterThanOrEqual(0.9);
     expect(ratio).toBeLessThanOrEqual(1.1);
+  });
+});
+
+// LIGERHF_ROW: FSDP1 full fine-tunes under the HF Trainer (trl's SFTTrainer, transformers 4.43.3) of Llama-3-8B,
+// Mistral-7B-v0.1 and Gemma-7B-it on four A100 80GB, alpaca batches padded to their longest sample, from a source new to
+// the set, scored before any model change (docs/time-model.md "Liger-Kernel's HF Trainer logs: FSDP full fine-tunes of
+// three 7-8B models on four A100"): each model with transformers' own modules and with Liger's kernels.
+describe("time model on Liger-Kernel's HF Trainer FSDP logs", () => {
+  const err = Object.fromEntries(ligerhfRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'ligerhf-gemma-7b-full-fsdp-4xa100-b24': 0.445,
+    'ligerhf-gemma-7b-full-fsdp-4xa100-b24-liger': 0.136,
+    'ligerhf-l3-8b-full-fsdp-4xa100-b32': 0.184,
+    'ligerhf-l3-8b-full-fsdp-4xa100-b32-liger': 0.08,
+    'ligerhf-mistral-7b-full-fsdp-4xa100-b32': 0.164,
+    'ligerhf-mistral-7b-full-fsdp-4xa100-b32-liger': 0.149,
+  };
+  it('holds the six rows out of sample', () => {
+    holdsOutOfSample(ligerhfRows, err, Object.keys(first).sort());
+  });
+
+  it('no row further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it("Liger's kernels never make a row's estimate slower (the logs: 1.12-1.28x the tokens a second)", () => {
+    for (const id of Object.keys(first).filter((k) => !k.endsWith('-liger'))) {
+      const rate = (k: string) => ligerhfRows.find((r) => r.id === k)!.estimated;
+      expect(rate(`${id}-liger`), id).toBeGreaterThan(rate(id));
+    }
   });
 });
