@@ -166,6 +166,8 @@ export const throughputCaseSchema = z.looseObject({
   sdpa_backend: z.enum(['math']).optional(),
   /** The run's torch AdamW implementation where it differs from the engine profile's: 'foreach' sets TimeOptions.adamForeach. */
   adam_impl: z.enum(['foreach']).optional(),
+  /** The run's loop clipped no gradient norm where the engine profile's trainer clips: 'none' sets TimeOptions.noGradClip. */
+  grad_clip: z.enum(['none']).optional(),
   /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */
   gptq_dequant: z.enum(['torch']).optional(),
   /**

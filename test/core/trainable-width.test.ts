@@ -7,7 +7,7 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
 import { isServingFramework } from '../../src/core/time/accuracy.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { optimizerStepBytes } from '../../src/core/time/optimizer-step.js';
+import { gradClipBytes, optimizerStepBytes } from '../../src/core/time/optimizer-step.js';
 import { trainWork } from '../../src/core/time/train-work.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import {
@@ -70,7 +70,8 @@ describe('memory and time read one trainable width', () => {
       );
       // Optimizer-only offload sends each trainable parameter's gradient to the host once a step.
       const onDevice = trainWork(facts, o, t);
-      const trainable = onDevice.optimizerBytes / optimizerStepBytes(o, t);
+      // The optimizer phase's bytes are the step's and the trainer's gradient-norm clip's (gradClipBytes).
+      const trainable = onDevice.optimizerBytes / (optimizerStepBytes(o, t) + gradClipBytes(o, t));
       const offloaded = trainWork(facts, { ...o, offload: 'optimizer' }, t);
       expect(offloaded.offloadGradBytes / trainable).toBeCloseTo(mem.trainable, 9);
     },
@@ -92,7 +93,8 @@ function reduceWidth(o: EstimateOptions, ctx: WidthContext): number {
   const two = { ...o, gpus: 2 };
   const w = trainWork(facts, two, t);
   const shardOpt = o.zero >= 1 ? 2 : 1;
-  const trainable = (w.optimizerBytes / optimizerStepBytes(two, t)) * shardOpt;
+  const trainable =
+    (w.optimizerBytes / (optimizerStepBytes(two, t) + gradClipBytes(two, t))) * shardOpt;
   // DDP's all-reduce moves 2(n-1)/n of the buffer, a reduce-scatter (n-1)/n: on two ranks 1 and 1/2.
   return w.gradReduceBytes / trainable / (o.zero >= 2 ? 0.5 : 1);
 }

@@ -191,6 +191,14 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    */
   gradReduce?: { unsharded: GradReduceWidth; sharded: GradReduceWidth };
   /**
+   * Time: the gradient-norm clip the trainer runs every optimizer step by default, on the shard of the gradients this
+   * GPU steps (time/optimizer-step.ts gradClipBytes): the norm reads each gradient once, in the width the optimizer
+   * steps ('stepped') or in the 16-bit gradient's own ('grad', ahead of an fp32 master's cast), plus `normCopyBytes` a
+   * element for a copy the norm makes and reads back; the scaling then reads and writes every stepped gradient
+   * (`scalePasses`), whether or not the norm exceeds the limit. Absent: the engine's step clips nothing by default.
+   */
+  gradClip?: { normRead: 'stepped' | 'grad'; normCopyBytes: number; scalePasses: number };
+  /**
    * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
    * them: the load phase holds all of it. true: whatever the base weights; a list: only base weights of those dtypes
    * (quantized on load onto the GPU; 16-bit weights load on the host or meta device). Absent: ranks load shards.

@@ -2,7 +2,7 @@
 import { OPTIMIZER_PROFILES } from '../engines/optimizers.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { stateValueBytes } from '../memory/optimizer-states.js';
-import { steppedElementBytes } from '../memory/trainable-width.js';
+import { steppedElementBytes, trainableElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 
@@ -37,4 +37,19 @@ export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
   return (
     FOREACH_ADAMW_PARAM_PASSES * steppedElementBytes(o, fw, t) + FOREACH_ADAMW_STATE_PASSES * s
   );
+}
+
+/**
+ * Bytes per trainable parameter the trainer's gradient-norm clip moves on the GPU each optimizer step
+ * (FrameworkProfile.gradClip): the norm's read of each gradient, in the width the optimizer steps it or the 16-bit
+ * gradient's own, and any copy it makes, then the scaling's read and write in the stepped width. Nothing without an
+ * optimizer, or where the measured run's loop clipped nothing (TimeOptions.noGradClip).
+ */
+export function gradClipBytes(o: EstimateOptions, t: TimeOptions): number {
+  const fw = FRAMEWORKS[o.framework];
+  const clip = fw.gradClip;
+  if (o.optimizer === 'none' || clip === undefined || t.noGradClip === true) return 0;
+  const stepped = steppedElementBytes(o, fw, t);
+  const norm = clip.normRead === 'grad' ? trainableElementBytes(o, fw, t) : stepped;
+  return norm + clip.normCopyBytes + clip.scalePasses * stepped;
 }

@@ -20,7 +20,7 @@ import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { EAGER_GATED_ACT_PASSES, groupedMmWork, groupedRowBytes } from './grouped-mm.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
-import { optimizerStepBytes } from './optimizer-step.js';
+import { gradClipBytes, optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
@@ -488,7 +488,9 @@ export function trainWork(
   // Trainable parameters: the optimizer's states, on the GPU or stepped on the host.
   const trainable = shared.trainable;
   const shardOpt = o.zero >= 1 ? w.zeroRanks : 1;
-  const optBytes = (optimizerStepBytes(o, t) * trainable) / shard / shardOpt;
+  // The step's own traffic and the gradient-norm clip before it, on the same shard of the gradients.
+  const optBytes =
+    ((optimizerStepBytes(o, t) + gradClipBytes(o, t)) * trainable) / shard / shardOpt;
   const onHost = o.offload !== 'none';
   const hostOpt = onHost ? (28 * trainable) / shard / shardOpt : 0;
   const mfuAttn = 12 * m.layers * o.seq * m.attnWidth; // PaLM App. B: 6N + 12·L·H·Q·T

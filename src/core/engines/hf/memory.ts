@@ -197,6 +197,12 @@ export const HF_MEMORY: FrameworkProfile = {
   loraPath: PEFT_LORA_PATH,
   // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
   eagerPasses: HF_EAGER_PASSES,
+  // The Trainer clips at max_grad_norm (default 1.0) every step through accelerator.clip_grad_norm_: torch's
+  // clip_grad_norm_ reads each gradient once for torch._foreach_norm, then scales them all with torch._foreach_mul_ by
+  // the clamped coefficient, under 1.0 or not (pytorch/pytorch v2.1.0 torch/nn/utils/clip_grad.py); FSDP1's
+  // FullyShardedDataParallel.clip_grad_norm_ does the same over its local shard's flat gradients, plus one scalar
+  // all-reduce (torch/distributed/fsdp/fully_sharded_data_parallel.py at the same tag).
+  gradClip: { normRead: 'stepped', normCopyBytes: 0, scalePasses: 2 },
   // transformers' eager decoder layer by family (eager-modules.ts).
   eagerLayerExtraOps: hfEagerLayerExtraOps,
   expertParallel: false, // Trainer/Accelerate shard data (DDP/FSDP), never experts
@@ -381,6 +387,12 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES }, // as HF_MEMORY
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules
+  // DeepSpeed clips at gradient_clipping (the Trainer writes max_grad_norm, 1.0, for "auto"): get_grad_norm_direct
+  // takes each 16-bit partition gradient's norm through an fp64 copy (g.data.double(): read 2 B, write 8, the norm
+  // reads 8), then unscale_and_clip_grads scales the fp32 partition gradients with mul_(1. / combined_scale), clipped or
+  // not (deepspeedai/DeepSpeed v0.12.4 and v0.14.2 deepspeed/runtime/zero/stage_1_and_2.py; ZeRO-3's stage3.py
+  // get_grad_norm_direct and _unscale_and_clip_gradients the same; unchanged at 38327e07f).
+  gradClip: { normRead: 'grad', normCopyBytes: 16, scalePasses: 2 },
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   zeroHooks: DEEPSPEED_HOOKS,
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
