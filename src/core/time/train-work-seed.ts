@@ -82,6 +82,8 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   expertFp32: false,
   moeLoopOps: DOUBLE_FIELD,
   moeLoopBwdBytes: DOUBLE_FIELD,
+  moeLoopRowFwdBytes: DOUBLE_FIELD,
+  moeLoopRowBwdBytes: DOUBLE_FIELD,
   zeroHookFwdOps: DOUBLE_FIELD,
   zeroHookLoopOps: DOUBLE_FIELD,
   zeroHookBwdOps: DOUBLE_FIELD,

@@ -130,6 +130,12 @@ export interface TrainWork {
   zeroHookLoopBwdSeconds: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
+  /**
+   * Bytes the per-expert loop moves around its experts in one forward and one backward: routed rows gathered, scaled
+   * and index-added, their gradients, the router's expert mask (time/moe-loop-traffic.ts; 0 when grouped).
+   */
+  moeLoopRowFwdBytes: number;
+  moeLoopRowBwdBytes: number;
   moeDispatch: MoeDispatch;
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;

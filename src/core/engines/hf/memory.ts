@@ -76,6 +76,21 @@ const TRL_TRAINER = {
 // Their backward (index_put_ accumulations, the expand of the sum) is about twice that, as the step prices
 // elementwise traffic.
 const HF_GROUPED_EXPERTS_ROW_PASSES = 9;
+// transformers 4.40-4.51's per-expert loop (Qwen3MoeSparseMoeBlock.forward and MixtralSparseMoeBlock.forward in the
+// v4.51.3 wheel), around each hit expert's matmuls: `hidden_states[None, top_x]` gathers its rows (read, write),
+// `* routing_weights[top_x, idx, None]` scales them (read, write) and `final_hidden_states.index_add_` adds them in
+// (read the row, read and write the output row): 7 hidden-wide passes a routed row in forward. Backward
+// (pytorch/pytorch v2.6.0 tools/autograd/derivatives.yaml): index_add's source gradient `grad.index_select` (read,
+// write), the product's gradient to the expert output, grad x weight (read, write), and to the routing weight, grad x
+// expert output (read two, write one) summed over the hidden size (read): 8. `torch.zeros` writes the output once a
+// token; `one_hot(selected_experts, num_classes=E)` writes int64 [tokens, top_k, E] and the experts' torch.where
+// read it (8 B each way). The gather's own gradient is train-work.ts LOOP_INDEX_GRAD_PASSES.
+const HF_MOE_LOOP_TRAFFIC = {
+  rowFwdPasses: 7,
+  rowBwdPasses: 8,
+  tokenFwdPasses: 1,
+  maskBytes: 16,
+} as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
@@ -193,6 +208,8 @@ export const HF_MEMORY: FrameworkProfile = {
   // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
   // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
   torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES },
+  // A row whose transformers 4.x build looped its experts (moe_dispatch 'loop'): what the loop moves around them.
+  moeLoopTraffic: HF_MOE_LOOP_TRAFFIC,
   // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
   loraPath: PEFT_LORA_PATH,
   // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
@@ -379,6 +396,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   peftV5Remap: true, // as HF_MEMORY: PEFT 0.21.2's remap of v4-style targets on transformers 5 MoE models
   unquantizedExperts: HF_BNB_WEIGHTS, // as HF_MEMORY: transformers 5's bnb integration quantizes nn.Linear only
   torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES }, // as HF_MEMORY
+  moeLoopTraffic: HF_MOE_LOOP_TRAFFIC, // as HF_MEMORY: transformers 4.x's per-expert loop
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
