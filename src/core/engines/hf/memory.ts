@@ -76,19 +76,23 @@ const TRL_TRAINER = {
 // Their backward (index_put_ accumulations, the expand of the sum) is about twice that, as the step prices
 // elementwise traffic.
 const HF_GROUPED_EXPERTS_ROW_PASSES = 9;
-// transformers 4.40-4.51's per-expert loop (Qwen3MoeSparseMoeBlock.forward and MixtralSparseMoeBlock.forward in the
-// v4.51.3 wheel), around each hit expert's matmuls: `hidden_states[None, top_x]` gathers its rows (read, write),
-// `* routing_weights[top_x, idx, None]` scales them (read, write) and `final_hidden_states.index_add_` adds them in
-// (read the row, read and write the output row): 7 hidden-wide passes a routed row in forward. Backward
-// (pytorch/pytorch v2.6.0 tools/autograd/derivatives.yaml): index_add's source gradient `grad.index_select` (read,
-// write), the product's gradient to the expert output, grad x weight (read, write), and to the routing weight, grad x
-// expert output (read two, write one) summed over the hidden size (read): 8. `torch.zeros` writes the output once a
-// token; `one_hot(selected_experts, num_classes=E)` writes int64 [tokens, top_k, E] and the experts' torch.where
-// read it (8 B each way). The gather's own gradient is train-work.ts LOOP_INDEX_GRAD_PASSES.
+// What transformers 4.40-4.51's per-expert loop moves around each hit expert's matmuls (Qwen3MoeSparseMoeBlock.forward,
+// MixtralSparseMoeBlock.forward alike; time/moe-loop-traffic.ts). The gather's own gradient is train-work.ts
+// LOOP_INDEX_GRAD_PASSES.
 const HF_MOE_LOOP_TRAFFIC = {
+  // `hidden_states[None, top_x]` gathers the routed rows (read, write), `* routing_weights[top_x, idx, None]` scales
+  // them (read, write), `final_hidden_states.index_add_` adds them in (read the row, read and write the output row)
+  // (https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen3_moe/modeling_qwen3_moe.py)
   rowFwdPasses: 7,
+  // index_add's source gradient `grad.index_select` (read, write), the product's gradient to the expert output
+  // (read, write) and to the routing weight (read two, write one; the sum over the hidden size reads it)
+  // (https://github.com/pytorch/pytorch/blob/v2.6.0/tools/autograd/derivatives.yaml)
   rowBwdPasses: 8,
+  // `torch.zeros` writes the output once a token (the same modeling_qwen3_moe.py)
   tokenFwdPasses: 1,
+  // `one_hot(selected_experts, num_classes=E)` writes int64 [tokens, top_k, E], the experts' torch.where read it:
+  // 8 B each way (the same modeling_qwen3_moe.py at
+  // https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen3_moe/modeling_qwen3_moe.py)
   maskBytes: 16,
 } as const;
 
