@@ -545,7 +545,8 @@ export function trainStep(
   // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
   // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).
   s.bubble = w.pp > 1 ? (w.pp - 1) * (s.compute + copies + s.tpT + s.epT) : 0;
-  s.opt = w.optimizerBytes / r.mem;
+  // A Python optimizer loop issues its kernels as it goes: the step takes the longer of its host and its traffic.
+  s.opt = Math.max(w.optimizerBytes / r.mem, w.optimizerHostSeconds);
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
   s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / w.hostStepBytesPerS : 0;
   s.paged = pagedSpilled ? pagedMigrationSeconds(w, r) : 0;

@@ -43,6 +43,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   bnb4HostSeconds: DOUBLE_FIELD,
   int8ForwardFlops: DOUBLE_FIELD,
   optimizerBytes: DOUBLE_FIELD,
+  optimizerHostSeconds: DOUBLE_FIELD,
   optimizerOnHost: false,
   hostOptimizerBytes: DOUBLE_FIELD,
   hostStepBytesPerS: DOUBLE_FIELD,

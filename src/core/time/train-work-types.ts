@@ -56,6 +56,7 @@ export interface TrainWork {
   bnb4HostSeconds: number;
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
+  optimizerHostSeconds: number; // per step: the optimizer's own Python loop (time/optimizer-step.ts optimizerLoopOps)
   optimizerOnHost: boolean;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   hostStepBytesPerS: number; // the node's rate for those bytes (FrameworkProfile.hostStepBytesPerS)

@@ -21,7 +21,7 @@ import { EAGER_GATED_ACT_PASSES, groupedMmWork, groupedRowBytes } from './groupe
 import { moeLoopTraffic } from './moe-loop-traffic.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
-import { optimizerStepBytes } from './optimizer-step.js';
+import { optimizerLoopOps, optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
@@ -516,6 +516,7 @@ export function trainWork(
     bnb4HostSeconds: qw.bnb4HostSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
+    optimizerHostSeconds: onHost ? 0 : optimizerLoopOps(m, o, t) * EAGER_OP_SECONDS,
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
