@@ -251,6 +251,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.adam_impl === 'foreach') time.adamForeach = true;
   // A run whose own loop clipped no gradient norm where the engine's trainer clips (the case says so).
   if (c.grad_clip === 'none') time.noGradClip = true;
+  // A run that stepped transformers.AdamW's per-tensor Python loop (the Trainer's adamw_hf; the case says so).
+  if (c.adam_impl === 'hf-loop') time.adamHfLoop = true;
   // A build that dequantized GPTQ weights in torch ops (auto-gptq's cuda-old QuantLinear; the case says so).
   if (c.gptq_dequant === 'torch') time.gptqTorchDequant = true;
   // A vLLM build that captured decode in piecewise CUDA graphs, attention run eagerly (the case says so).

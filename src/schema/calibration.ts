@@ -164,8 +164,11 @@ export const throughputCaseSchema = z.looseObject({
   sdpa_mask: z.enum(['padding']).optional(),
   /** The SDPA backend the run's inputs left PyTorch: 'math' (no fused kernel took them) sets TimeOptions.sdpaMath. */
   sdpa_backend: z.enum(['math']).optional(),
-  /** The run's torch AdamW implementation where it differs from the engine profile's: 'foreach' sets TimeOptions.adamForeach. */
-  adam_impl: z.enum(['foreach']).optional(),
+  /**
+   * The run's AdamW implementation where it differs from the engine profile's: 'foreach' (torch AdamW's default) sets
+   * TimeOptions.adamForeach, 'hf-loop' (transformers.AdamW, the Trainer's `adamw_hf`) TimeOptions.adamHfLoop.
+   */
+  adam_impl: z.enum(['foreach', 'hf-loop']).optional(),
   /** The run's loop clipped no gradient norm where the engine profile's trainer clips: 'none' sets TimeOptions.noGradClip. */
   grad_clip: z.enum(['none']).optional(),
   /** How the measured build dequantized GPTQ weights: 'torch' (auto-gptq's cuda-old QuantLinear) sets TimeOptions.gptqTorchDequant. */

@@ -326,6 +326,12 @@ export interface TimeOptions {
    */
   noGradClip?: boolean;
   /**
+   * The measured run stepped transformers.AdamW (the Trainer's `optim="adamw_hf"`, its default in transformers 4.18):
+   * a Python loop of seven in-place ops a parameter tensor (time/optimizer-step.ts). No flag sets it; `validate
+   * --throughput` does for rows of such runs (their `adam_impl: "hf-loop"`).
+   */
+  adamHfLoop?: boolean;
+  /**
    * The engine build captured its decode step in piecewise CUDA graphs, each layer's attention run eagerly from
    * Python between the captured pieces (vLLM V1 before FULL_AND_PIECEWISE became its default): the host issues each
    * layer's attention calls, and the step waits for the host where those take longer than the GPU's work (the

@@ -299,6 +299,17 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   /** Time: the routed experts as torch._grouped_mm calls (memory/grouped-mm-profile.ts). Absent: other kernels. */
   torchGroupedMm?: TorchGroupedMmProfile;
   /**
+   * Time: what the library's per-expert loop (dispatch 'loop') moves around each hit expert's matmuls: hidden-wide
+   * passes a routed row in forward and in backward, a token in forward, and bytes per token, routed slot and expert of
+   * the router's expert mask (time/moe-loop-traffic.ts). Absent: not counted.
+   */
+  moeLoopTraffic?: {
+    rowFwdPasses: number;
+    rowBwdPasses: number;
+    tokenFwdPasses: number;
+    maskBytes: number;
+  };
+  /**
    * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
    * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused
    * matmul_lora). Absent: only the adapter GEMMs' FLOPs are counted.

@@ -5,6 +5,7 @@ import { stateValueBytes } from '../memory/optimizer-states.js';
 import { steppedElementBytes, trainableElementBytes } from '../memory/trainable-width.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
+import type { ModelFacts } from './model-facts.js';
 
 // torch.optim.AdamW with foreach and fused unset steps foreach on CUDA ("we default to foreach and pass False to
 // use_fused"), and its foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0
@@ -22,6 +23,23 @@ import { type TimeOptions } from '../../schema/time.js';
 // 6p + 14s a parameter, against the fused kernel's one read of p, g, m, v and one write of p, m, v.
 const FOREACH_ADAMW_PARAM_PASSES = 6;
 const FOREACH_ADAMW_STATE_PASSES = 14;
+// The Trainer's `optim="adamw_hf"` (its default before transformers 4.x's adamw_torch), transformers.AdamW, steps each
+// parameter tensor in a Python loop of in-place ops (AdamW.step,
+// https://github.com/huggingface/transformers/blob/v4.18.0/src/transformers/optimization.py), weight_decay 0.0 (the
+// TrainingArguments default) skipping its last `add_`:
+//   exp_avg.mul_(beta1)                          2s
+//   .add_(grad, alpha=1 - beta1)                 p + 2s
+//   exp_avg_sq.mul_(beta2)                       2s
+//   .addcmul_(grad, grad, value=1 - beta2)       p + 2s (one gradient read)
+//   denom = exp_avg_sq.sqrt()                    2s
+//   .add_(eps)                                   2s
+//   p.data.addcdiv_(exp_avg, denom, -step_size)  2p + 2s
+// 4p + 14s a parameter (72 B in fp32), seven kernels a parameter tensor.
+const HF_ADAMW_PARAM_PASSES = 4;
+const HF_ADAMW_STATE_PASSES = 14;
+// Seven tensor ops a parameter inside `for p in group["params"]` (AdamW.step,
+// https://github.com/huggingface/transformers/blob/v4.18.0/src/transformers/optimization.py).
+export const HF_ADAMW_OPS_PER_TENSOR = 7;
 
 /**
  * Bytes the optimizer step moves per trainable parameter on the GPU: the optimizer's row (engines/optimizers.ts
@@ -32,6 +50,8 @@ export function optimizerStepBytes(o: EstimateOptions, t: TimeOptions): number {
   const fw = FRAMEWORKS[o.framework];
   // The states' and the stepped parameter's widths as memory counts them, with the build's (trainable-width.ts).
   const s = stateValueBytes(o, fw, o.method === 'full', t);
+  if (o.optimizer === 'adamw' && t.adamHfLoop === true)
+    return HF_ADAMW_PARAM_PASSES * steppedElementBytes(o, fw, t) + HF_ADAMW_STATE_PASSES * s;
   if (o.optimizer !== 'adamw' || t.adamForeach !== true)
     return OPTIMIZER_PROFILES[o.optimizer].stepTraffic(s);
   return (
@@ -52,4 +72,29 @@ export function gradClipBytes(o: EstimateOptions, t: TimeOptions): number {
   const stepped = steppedElementBytes(o, fw, t);
   const norm = clip.normRead === 'grad' ? trainableElementBytes(o, fw, t) : stepped;
   return norm + clip.normCopyBytes + clip.scalePasses * stepped;
+}
+
+/**
+ * The model's parameter tensors, each a turn of a per-tensor optimizer loop: every layer's linears (a weight, and a
+ * bias where it has one, per copy) and norms (a weight, and a bias for LayerNorm), plus the embedding, the final
+ * norm and the head (3, taken whole: BERT's embeddings, pooler and classifier hold 9).
+ */
+export function parameterTensors(m: ModelFacts): number {
+  let n = 3;
+  for (const g of m.arch.groups) {
+    let linears = 0;
+    for (const l of g.linears) linears += l.copies * (l.bias ? 2 : 1);
+    n += g.count * (linears + g.normsPerLayer * (g.norm === 'layer' ? 2 : 1));
+  }
+  return n;
+}
+
+/**
+ * Eager ops of the optimizer's own Python loop a step (transformers.AdamW: seven a trainable tensor,
+ * TimeOptions.adamHfLoop); 0 for a fused or foreach step. Full fine-tuning only: an adapter run's tensors are not
+ * counted here.
+ */
+export function optimizerLoopOps(m: ModelFacts, o: EstimateOptions, t: TimeOptions): number {
+  if (o.optimizer !== 'adamw' || t.adamHfLoop !== true || o.method !== 'full') return 0;
+  return parameterTensors(m) * HF_ADAMW_OPS_PER_TENSOR;
 }

@@ -208,18 +208,24 @@ function dequantTimes(
   return deqGpu + w.dequantSeconds + s.deqHost + s.int8;
 }
 
+/** Routed-expert GEMMs at their shape and grouped rate (grouped-mm-rate.ts); fp32 experts at the fp32 rate. */
+const expertRateOf = (w: TrainWork, r: GpuRates, base: number): number =>
+  (w.expertFp32 ? r.gemm32 : groupedExpertRate(w, r, base)) * w.expertShape;
+
+/** ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes. */
+const deltaSeconds = (flops: number, bytes: number, base: number, mem: number): number =>
+  Math.max(flops / base, bytes / mem);
+
 /** Forward, backward, recompute and dequantization of one micro-batch. */
 function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = gemmRate(w, r);
   const gemm = base * w.shape;
   const attnRate = attentionRate(w, r);
-  // Routed-expert GEMMs at their shape and grouped rate (grouped-mm-rate.ts), never faster than their weights' read.
-  const expertRate = (w.expertFp32 ? r.gemm32 : groupedExpertRate(w, r, base)) * w.expertShape;
+  const expertRate = expertRateOf(w, r, base);
   const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
   const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
-  // ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes.
-  const deltaF = Math.max(w.deltaFwdFlops / base, w.deltaFwdBytes / r.mem);
-  const deltaB = Math.max(w.deltaBwdFlops / base, w.deltaBwdBytes / r.mem);
+  const deltaF = deltaSeconds(w.deltaFwdFlops, w.deltaFwdBytes, base, r.mem);
+  const deltaB = deltaSeconds(w.deltaBwdFlops, w.deltaBwdBytes, base, r.mem);
   // FP8 training: the converted linears' matmuls at the 8-bit rate, plus their casts (time/float8.ts).
   const f8Gemm = gemm * (r.fp8 ? FLOAT8_GEMM_SPEEDUP : 1);
   const f8 = w.f8;
@@ -228,15 +234,17 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const a32 = w.adapterFp32Flops / r.gemm32 - w.adapterFp32Flops / gemm; // TrainWork.adapterFp32Flops
   const fwdGemm = (w.fwdGemmFlops - w.expertFwdFlops) / gemm + f8F + expertF + deltaF + a32;
   // A context-parallel ring's fp32 merges run beside each forward's attention (train-ring-attention.ts).
+  const loopRowF = w.moeLoopRowFwdBytes / r.mem;
   const fwdGpu =
     fwdGemm +
     w.fwdAttnFlops / attnRate +
-    (w.fwdElemBytes + w.adapterFwdBytes + w.ring.fwdBytes) / r.mem;
+    (w.fwdElemBytes + w.adapterFwdBytes + w.ring.fwdBytes) / r.mem +
+    loopRowF;
   const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
   const hostPerOp = hostPerOpOf(w);
-  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs once per
-  // expert in forward (torch.nonzero): its dispatch adds to the expert work instead of hiding behind it, and so
-  // do the ZeRO hooks of the experts' own modules. ZeRO hooks run eager whatever compiles (time/zero-hooks.ts).
+  // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs per expert in forward
+  // (torch.nonzero): its dispatch adds to the experts' work (GEMMs, `loopRowF`: moe-loop-traffic.ts) rather than
+  // hide behind it, as do the experts' own ZeRO hooks, which run eager whatever compiles (time/zero-hooks.ts).
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
   const fwdHost = forwardHostSeconds(w);
@@ -245,7 +253,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const fbB = call === 0 ? 0 : w.groupedMm.bwdCalls * call;
   const fwd =
     w.moeLoopOps > 0 || fbF > 0
-      ? Math.max(fwdGpu - expertF, fwdHost) + Math.max(expertF, fbF) + loopF
+      ? Math.max(fwdGpu - expertF - loopRowF, fwdHost) + Math.max(expertF + loopRowF, fbF) + loopF
       : Math.max(fwdGpu, fwdHost);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
@@ -254,7 +262,12 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     2 * a32 +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes + w.adapterBwdBytes + w.moeLoopBwdBytes + w.ring.bwdBytes) / r.mem;
+    (2 * w.fwdElemBytes +
+      w.adapterBwdBytes +
+      w.moeLoopBwdBytes +
+      w.moeLoopRowBwdBytes +
+      w.ring.bwdBytes) /
+      r.mem;
   const loopHostB =
     (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS + w.zeroHookLoopBwdSeconds;
   const bwdHost =
@@ -265,7 +278,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // __max_ongoing_fetch_events (2) and the gradient path on its oldest reduce event past max_param_reduce_events
   // (2) (partitioned_param_coordinator.py, stage3.py; DeepSpeed v0.16.5). The host runs at most a few modules
   // ahead, so a loop's host-heavy experts cannot borrow the GPU-heavy layers' time: each part takes its longer side.
-  const loopGpuB = expertB + w.moeLoopBwdBytes / r.mem;
+  const loopGpuB = expertB + (w.moeLoopBwdBytes + w.moeLoopRowBwdBytes) / r.mem;
   const bwd =
     w.zeroHookLoopBwdOps > 0
       ? Math.max(bwdGpu - loopGpuB, bwdHost - loopHostB) + Math.max(loopGpuB, loopHostB)
@@ -570,7 +583,8 @@ export function trainStep(
   // 1F1B bubble: (p-1)·(t_f + t_b) of one micro-batch on one stage, (p-1)/m of the ideal pipeline time m·(t_f + t_b)
   // (Narayanan et al. SC'21 §2.2, https://arxiv.org/abs/2104.04473).
   s.bubble = w.pp > 1 ? (w.pp - 1) * (s.compute + copies + s.tpT + s.epT) : 0;
-  s.opt = w.optimizerBytes / r.mem;
+  // A Python optimizer loop issues its kernels as it goes: the step takes the longer of its host and its traffic.
+  s.opt = Math.max(w.optimizerBytes / r.mem, w.optimizerHostSeconds);
   const ranksPerNode = Math.min(w.gpus, r.gpusPerNode);
   s.hostOpt = w.optimizerOnHost ? (w.hostOptimizerBytes * ranksPerNode) / w.hostStepBytesPerS : 0;
   s.paged = pagedSpilled ? pagedMigrationSeconds(w, r) : 0;

@@ -64,6 +64,7 @@ export interface TrainWork {
   bnb4HostSeconds: number;
   int8ForwardFlops: number; // LLM.int8 forward/recompute GEMM FLOPs per micro-batch (slower int8 path)
   optimizerBytes: number; // per step per GPU
+  optimizerHostSeconds: number; // per step: the optimizer's own Python loop (time/optimizer-step.ts optimizerLoopOps)
   optimizerOnHost: boolean;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   hostStepBytesPerS: number; // the node's rate for those bytes (FrameworkProfile.hostStepBytesPerS)
@@ -140,6 +141,12 @@ export interface TrainWork {
   zeroHookLoopBwdSeconds: number;
   /** Bytes the per-expert loop's gather gradients move in one backward (0 when grouped). */
   moeLoopBwdBytes: number;
+  /**
+   * Bytes the per-expert loop moves around its experts in one forward and one backward: routed rows gathered, scaled
+   * and index-added, their gradients, the router's expert mask (time/moe-loop-traffic.ts; 0 when grouped).
+   */
+  moeLoopRowFwdBytes: number;
+  moeLoopRowBwdBytes: number;
   moeDispatch: MoeDispatch;
   /** Experts holding at least one routed token, per MoE layer per micro-batch. */
   expertsHit: number;

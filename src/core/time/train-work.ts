@@ -18,9 +18,10 @@ import { autocastCastOps } from './autocast.js';
 import { kbitStreamCastBytes, kbitStreamCastOps } from './kbit-stream.js';
 import { denseLoopBwdBytes, denseMoeElemBytes } from './dense-moe.js';
 import { EAGER_GATED_ACT_PASSES, groupedMmWork, groupedRowBytes } from './grouped-mm.js';
+import { moeLoopTraffic } from './moe-loop-traffic.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
-import { gradClipBytes, optimizerStepBytes } from './optimizer-step.js';
+import { gradClipBytes, optimizerLoopOps, optimizerStepBytes } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
@@ -535,6 +536,7 @@ export function trainWork(
     bnb4HostSeconds: qw.bnb4HostSeconds,
     int8ForwardFlops: qw.int8ForwardFlops,
     optimizerBytes: onHost ? 0 : optBytes,
+    optimizerHostSeconds: onHost ? 0 : optimizerLoopOps(m, o, t) * EAGER_OP_SECONDS,
     optimizerOnHost: onHost,
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
@@ -583,6 +585,8 @@ export function trainWork(
     expertFp32: ew.fp32,
     moeLoopOps: ew.loopOps,
     moeLoopBwdBytes: ew.loopBwdBytes,
+    moeLoopRowFwdBytes: ew.loopRowFwdBytes,
+    moeLoopRowBwdBytes: ew.loopRowBwdBytes,
     zeroHookFwdOps: zh.fwdOps,
     zeroHookLoopOps: zh.loopFwdOps,
     zeroHookBwdOps: zh.bwdOps,
@@ -663,6 +667,8 @@ function expertWork(
       fp32: false,
       loopOps: 0,
       loopBwdBytes: 0,
+      loopRowFwdBytes: 0,
+      loopRowBwdBytes: 0,
       denseElemBytes: 0,
       dispatch,
       hit: 0,
@@ -690,6 +696,7 @@ function expertWork(
   // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
   const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
+  const lt = moeLoopTraffic(m, o, w.tokens, w.layersHere, loop, w.tp);
   return {
     fwdFlops,
     // LoRA: input gradients only (frozen experts); full fine-tuning adds the weight gradients, and so does
@@ -715,6 +722,8 @@ function expertWork(
       : denseLoop
         ? denseLoopBwdBytes(m, o, w.tokens, w.tp, layers)
         : 0,
+    loopRowFwdBytes: lt.fwd,
+    loopRowBwdBytes: lt.bwd,
     denseElemBytes: dense // grouped: the wrapper's row passes (grouped-mm.ts groupedRowBytes)
       ? denseMoeElemBytes(m, o, w.compiled, w.tokens, w.tp, layers, denseLoop)
       : groupedRowBytes(m, o, w.tokens, w.layersHere, dispatch === 'grouped', w.compiled),

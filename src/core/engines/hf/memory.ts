@@ -76,6 +76,25 @@ const TRL_TRAINER = {
 // Their backward (index_put_ accumulations, the expand of the sum) is about twice that, as the step prices
 // elementwise traffic.
 const HF_GROUPED_EXPERTS_ROW_PASSES = 9;
+// What transformers 4.40-4.51's per-expert loop moves around each hit expert's matmuls (Qwen3MoeSparseMoeBlock.forward,
+// MixtralSparseMoeBlock.forward alike; time/moe-loop-traffic.ts). The gather's own gradient is train-work.ts
+// LOOP_INDEX_GRAD_PASSES.
+const HF_MOE_LOOP_TRAFFIC = {
+  // `hidden_states[None, top_x]` gathers the routed rows (read, write), `* routing_weights[top_x, idx, None]` scales
+  // them (read, write), `final_hidden_states.index_add_` adds them in (read the row, read and write the output row)
+  // (https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen3_moe/modeling_qwen3_moe.py)
+  rowFwdPasses: 7,
+  // index_add's source gradient `grad.index_select` (read, write), the product's gradient to the expert output
+  // (read, write) and to the routing weight (read two, write one; the sum over the hidden size reads it)
+  // (https://github.com/pytorch/pytorch/blob/v2.6.0/tools/autograd/derivatives.yaml)
+  rowBwdPasses: 8,
+  // `torch.zeros` writes the output once a token (the same modeling_qwen3_moe.py)
+  tokenFwdPasses: 1,
+  // `one_hot(selected_experts, num_classes=E)` writes int64 [tokens, top_k, E], the experts' torch.where read it:
+  // 8 B each way (the same modeling_qwen3_moe.py at
+  // https://github.com/huggingface/transformers/blob/v4.51.3/src/transformers/models/qwen3_moe/modeling_qwen3_moe.py)
+  maskBytes: 16,
+} as const;
 
 export const HF_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
@@ -193,6 +212,8 @@ export const HF_MEMORY: FrameworkProfile = {
   // integrations/moe.py @8b584a67 _grouped_mm: torch.nn.functional.grouped_mm / torch._grouped_mm whenever torch is
   // 2.9 or later (is_grouped_mm_available); ParamWrapper folds ΔW into the weight, so no grouped call of its own.
   torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES },
+  // A row whose transformers 4.x build looped its experts (moe_dispatch 'loop'): what the loop moves around them.
+  moeLoopTraffic: HF_MOE_LOOP_TRAFFIC,
   // PEFT's adapter matmuls run beside each adapted linear (lora-path.ts).
   loraPath: PEFT_LORA_PATH,
   // transformers' eager RMSNorm and rotary embedding (eager-modules.ts).
@@ -385,6 +406,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   peftV5Remap: true, // as HF_MEMORY: PEFT 0.21.2's remap of v4-style targets on transformers 5 MoE models
   unquantizedExperts: HF_BNB_WEIGHTS, // as HF_MEMORY: transformers 5's bnb integration quantizes nn.Linear only
   torchGroupedMm: { loraCalls: 0, rowPasses: HF_GROUPED_EXPERTS_ROW_PASSES }, // as HF_MEMORY
+  moeLoopTraffic: HF_MOE_LOOP_TRAFFIC, // as HF_MEMORY: transformers 4.x's per-expert loop
   loraPath: PEFT_LORA_PATH, // as HF_MEMORY: PEFT's adapters
   eagerPasses: HF_EAGER_PASSES, // as HF_MEMORY: transformers' eager modules
   // DeepSpeed clips at gradient_clipping (the Trainer writes max_grad_norm, 1.0, for "auto"): get_grad_norm_direct
