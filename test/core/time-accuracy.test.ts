@@ -1408,8 +1408,9 @@ const FIELD_BARS = {
   // GPUStack's GLM-4.5-Air pages (docs/performance-lab/glm-4.5-air/h100.md and a100.md; bf16 over TP 4, vLLM v0.11.0
   // and SGLang v0.5.4.post2): ShareGPT bursts of 1000 (vLLM +62.9%, +62.3%; SGLang +46.6%, +34.4%) and the A100's random
   // 2K and 4K bursts of 500 under vLLM (+66.6%, +94.6%), scored before any change (docs/time-model.md "GLM-4.5-Air
-  // bursts on four GPUs").
-  'gpsglmair kind:serving engine:vllm': { count: 4, median: 0.648, p90: 0.947 },
+  // bursts on four GPUs"); the vLLM rows +58.3..+85.4% with vLLM 0.11.0's fp32 GLM-4.5 router GEMM priced
+  // (time/fp32-router.ts).
+  'gpsglmair kind:serving engine:vllm': { count: 4, median: 0.592, p90: 0.854 },
   'gpsglmair kind:serving engine:sglang': { count: 2, median: 0.406, p90: 0.47 },
   // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
@@ -1445,8 +1446,8 @@ const FIELD_BARS = {
   'dstackamd kind:serving engine:vllm': { count: 4, median: 0.358, p90: 0.384 },
   // vllm-project/vllm#23695: GLM-4.5-Air FP8 over TP 2 on B200, vLLM main of August 2025, about 169 in flight at 10
   // requests a second: +83.1% (scored before any change; docs/time-model.md "GLM-4.5-Air FP8 on B200: two fused-MoE
-  // config PRs").
-  'vllm23695 kind:serving engine:vllm': { count: 1, median: 0.831, p90: 0.831 },
+  // config PRs"); +79.4% with GLM-4.5's fp32 router GEMM of that build priced (time/fp32-router.ts).
+  'vllm23695 kind:serving engine:vllm': { count: 1, median: 0.795, p90: 0.795 },
   // sgl-project/sglang#9770: the same model and client over TP 4 on B200 under SGLang main of August 2025, about 205 in
   // flight: +68.8% (scored before any change).
   'sglang9770 kind:serving engine:sglang': { count: 1, median: 0.689, p90: 0.689 },
