@@ -604,6 +604,12 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    */
   sm100Mxfp4Bf16MoeFlops?: number;
   /**
+   * Time: model types whose MoE router GEMM the engine runs in fp32 on the CUDA cores, from release `from` and
+   * before `before` (time/fp32-router.ts; vLLM's GLM-4.5 gate, engines/vllm/fp32-router.ts). Applied where the run's
+   * release is known (TimeOptions.engineVersion). Absent: the router in the model's dtype.
+   */
+  fp32Router?: { modelTypes: readonly string[]; from: string; before: string };
+  /**
    * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts
    * fusedMoeChainSeconds): a program walks K in blockK steps, stages - 1 loads in flight (`rocmStages` on an AMD
    * Instinct GPU, whose HBM round trip each waits; absent, not timed there). Absent: no K-loop chain is timed.

@@ -223,6 +223,8 @@ export function stepCore(
     q?: string | null;
     /** AITER's kernels run the ROCm attention (TimeOptions.rocmAiter), not the engine's own (kvReadRate). */
     aiter?: boolean;
+    /** Seconds a token of the engine's fp32 router GEMM beyond the linears (fp32-router.ts). */
+    fp32Router?: number;
   },
   s: {
     batch: number;
@@ -250,7 +252,8 @@ export function stepCore(
     : routedExpertRate(fw, s.weights, { q: tr.q ?? null, cc: r.cc }, rate);
   const expertFlops = expertRate === rate ? 0 : stepExpertFlops(m, s.batch, s.tp);
   const gemm = (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate + expertFlops / expertRate;
-  const linear = ridgeBlend(s.weightSeconds, gemm);
+  // An fp32 router GEMM (fp32-router.ts) is a CUDA-core kernel of its own after the blended linears.
+  const linear = ridgeBlend(s.weightSeconds, gemm) + (tr.fp32Router ?? 0) * s.batch;
   // The cache update's torch.cat (FrameworkProfile.kvAppendCopies) reads the step's cache and writes it again, in kernels
   // of its own before the attention's, at the memory rate.
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;

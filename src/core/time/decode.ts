@@ -13,7 +13,8 @@ import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
-import { prefillExpertGemmRate } from './fp4-bf16-moe.js';
+import { fp32RouterSecondsPerRow } from './fp32-router.js';
+import { prefillExpertFlops, prefillExpertGemmRate } from './fp4-bf16-moe.js';
 import { prefillAttentionFlops, prefillAttentionRate } from './prefill-attention.js';
 import { decodeTpSeconds, stepMatVecs } from './decode-tp.js';
 import { paddedExpertFlops, perSlotExpertRead, tileExpertReadFloor } from './moe-tile.js';
@@ -316,6 +317,7 @@ interface Traffic {
   /** The step's kernel tiles its rows at a sourced large-M rate on this GPU (KernelFamily.mBlocks), or null. */
   mBlocks: MBlocks | null;
   aiter?: boolean; // AITER's kernels run the ROCm attention (TimeOptions.rocmAiter; stepCore's KV read)
+  fp32Router?: number; // seconds a token of the engine's fp32 router GEMM (fp32-router.ts), beyond the linears
 }
 
 /**
@@ -477,6 +479,7 @@ export function decodeTraffic(
     prefillRate: blockFp8GemmRate(m.arch, o, fw, gemmWhere, rate),
     prefillExpertRate: prefillExpertGemmRate(m, o, fw, gemmWhere, rate),
     aiter: t.rocmAiter,
+    fp32Router: fp32RouterSecondsPerRow(m, fw, t, r),
   };
 }
 
@@ -509,12 +512,6 @@ function namedPeakShare(
   const k = q !== null && q === named ? KERNELS[q] : undefined;
   if (k === undefined) return undefined;
   return r.cc >= 9 && r.cc < 10 ? k.hopperPeakShare : r.cc === 8 ? k.sm80PeakShare : undefined;
-}
-
-/** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
-function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): number {
-  if (m.experts <= 1 || m.moeLayers === 0) return 0;
-  return (2 * rows * m.topK * m.expertWeightsPerLayer * m.moeLayers) / o.tp;
 }
 
 /**
@@ -582,7 +579,8 @@ export function prefillGpuSeconds(
     (attnRate > 0 ? attnFlops / attnRate : 0) +
     read +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
-    decodeTpSeconds(m, o, tokens * seqs, r)
+    decodeTpSeconds(m, o, tokens * seqs, r) +
+    (tr.fp32Router ?? 0) * tokens * seqs
   );
 }
 

@@ -41,6 +41,12 @@ export function prefillExpertGemmRate(
   return routedExpertRate(fw, o.weights, w, blockFp8GemmRate(m.arch, o, fw, w, rate, 'experts'));
 }
 
+/** FLOPs per GPU of a prefill's routed experts: each token through its topK experts' linears (0 for dense). */
+export function prefillExpertFlops(m: ModelFacts, o: EstimateOptions, rows: number): number {
+  if (m.experts <= 1 || m.moeLayers === 0) return 0;
+  return (2 * rows * m.topK * m.expertWeightsPerLayer * m.moeLayers) / o.tp;
+}
+
 /** FLOPs per GPU of a decode step's routed experts: each of `batch` tokens through its topK experts' linears. */
 export function stepExpertFlops(m: ModelFacts, batch: number, tp: number): number {
   if (m.experts <= 1 || m.moeLayers === 0) return 0;

@@ -31,6 +31,7 @@ import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
 import { vllmFusedMoeWorkspace } from './fused-moe-workspace.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
 import { VLLM_MXFP4_MARLIN_MAJORS } from './mxfp4-backend.js';
+import { VLLM_FP32_ROUTER } from './fp32-router.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -262,6 +263,8 @@ export const VLLM_MEMORY: FrameworkProfile = {
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
   // Its GEMMs' rate once the tiles fill: FP4 x BF16 converted on the SMs, multiplied in BF16 (engines/moe-call.ts).
   sm100Mxfp4Bf16MoeFlops: FLASHINFER_TRTLLM_MXFP4_BF16_MOE_FLOPS,
+  // GLM-4.5's gate in fp32 at 0.10.1-0.11.0 (engines/vllm/fp32-router.ts).
+  fp32Router: VLLM_FP32_ROUTER,
   // MXFP4 experts padded to each path's kernel shape (engines/vllm/mxfp4-pad.ts).
   mxfp4ExpertPad: VLLM_MXFP4_EXPERT_PAD,
   // Marlin is the default MXFP4 MoE backend on 12.x (engines/vllm/mxfp4-backend.ts VLLM_MXFP4_MARLIN_MAJORS).
