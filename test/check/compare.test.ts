@@ -63,9 +63,10 @@ describe('checkRun', () => {
   it('only components both sides have are compared', () => {
     const r = checkRun(plan, seen({ stepSeconds: 1.2 }), 'H100 SXM5 80GB');
     expect(r.rows.map((x) => x.component)).toEqual(['step time']);
-    // Training speed band: measured step within planned / (1 ± 0.38).
-    expect(r.rows[0]!.band.low).toBeCloseTo(1 / 1.38, 12);
-    expect(r.rows[0]!.band.high).toBeCloseTo(1 / (1 - 0.38), 12);
+    // Training speed band: measured step within planned / (1 ± the training band).
+    const u = TIME_UNCERTAINTY.training;
+    expect(r.rows[0]!.band.low).toBeCloseTo(1 / (1 + u), 12);
+    expect(r.rows[0]!.band.high).toBeCloseTo(1 / (1 - u), 12);
   });
 
   it("a GRPO plan's step takes the RL steps' band, not training's", () => {

@@ -28,6 +28,7 @@ export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './lay
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
+import type { MoeLoopTraffic } from './trainer-loop-profile.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -298,17 +299,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   unquantizedExperts?: readonly WeightDtype[];
   /** Time: the routed experts as torch._grouped_mm calls (memory/grouped-mm-profile.ts). Absent: other kernels. */
   torchGroupedMm?: TorchGroupedMmProfile;
-  /**
-   * Time: what the library's per-expert loop (dispatch 'loop') moves around each hit expert's matmuls: hidden-wide
-   * passes a routed row in forward and in backward, a token in forward, and bytes per token, routed slot and expert of
-   * the router's expert mask (time/moe-loop-traffic.ts). Absent: not counted.
-   */
-  moeLoopTraffic?: {
-    rowFwdPasses: number;
-    rowBwdPasses: number;
-    tokenFwdPasses: number;
-    maskBytes: number;
-  };
+  /** Time: what the per-expert loop (dispatch 'loop') moves around each hit expert's matmuls. Absent: not counted. */
+  moeLoopTraffic?: MoeLoopTraffic;
   /**
    * Time: what the LoRA path of one adapted (dense) linear moves and launches beside its frozen GEMM
    * (engines/hf/lora-path.ts: PEFT's separate adapter matmuls; engines/unsloth/lora-path.ts: Unsloth's fused
