@@ -3985,7 +3985,9 @@ describe("time model on Liger-Kernel's HF Trainer FSDP logs", () => {
   // are not modelled, while Liger's own benchmark times its chunked output layer slower than torch's at Gemma's 256,000
   // tokens of vocabulary (kernels/liger.ts), so the estimate of that pair does not follow the logs' order.
   it("Liger's kernels never make a Llama or Mistral row's estimate slower (the logs: 1.12-1.28x the tokens a second)", () => {
-    for (const id of Object.keys(first).filter((k) => !k.endsWith('-liger') && !k.includes('gemma'))) {
+    for (const id of Object.keys(first).filter(
+      (k) => !k.endsWith('-liger') && !k.includes('gemma'),
+    )) {
       const rate = (k: string) => ligerhfRows.find((r) => r.id === k)!.estimated;
       expect(rate(`${id}-liger`), id).toBeGreaterThan(rate(id));
     }
