@@ -247,6 +247,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.sdpa_mask === 'padding') time.sdpaPaddingMask = true;
   // A run whose SDPA inputs no fused kernel took, so PyTorch ran the math path (the case says so).
   if (c.sdpa_backend === 'math') time.sdpaMath = true;
+  // A run whose source names cuDNN's fused attention as SDPA's backend (the case says so).
+  if (c.sdpa_backend === 'cudnn') time.sdpaCudnn = true;
   // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).
   if (c.adam_impl === 'foreach') time.adamForeach = true;
   // A run whose own loop clipped no gradient norm where the engine's trainer clips (the case says so).

@@ -162,8 +162,11 @@ export const throughputCaseSchema = z.looseObject({
   timed_saves: z.number().int().nonnegative().optional(),
   /** The run's batches were padded to their longest sample under SDPA attention: 'padding' sets TimeOptions.sdpaPaddingMask. */
   sdpa_mask: z.enum(['padding']).optional(),
-  /** The SDPA backend the run's inputs left PyTorch: 'math' (no fused kernel took them) sets TimeOptions.sdpaMath. */
-  sdpa_backend: z.enum(['math']).optional(),
+  /**
+   * The SDPA backend the run's inputs left PyTorch: 'math' (no fused kernel took them) sets TimeOptions.sdpaMath,
+   * 'cudnn' (the source names cuDNN's fused attention) TimeOptions.sdpaCudnn.
+   */
+  sdpa_backend: z.enum(['math', 'cudnn']).optional(),
   /**
    * The run's AdamW implementation where it differs from the engine profile's: 'foreach' (torch AdamW's default) sets
    * TimeOptions.adamForeach, 'hf-loop' (transformers.AdamW, the Trainer's `adamw_hf`) TimeOptions.adamHfLoop.

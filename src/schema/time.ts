@@ -314,6 +314,16 @@ export interface TimeOptions {
    */
   sdpaMath?: boolean;
   /**
+   * The measured run's SDPA ran cuDNN's fused attention: PyTorch puts the cuDNN backend first on compute capability
+   * 9.0 and 10.x when the cuDNN it loads is newer than 9.15.0 (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp
+   * `check_prefer_cudnn_attention`, pytorch/pytorch@001f694a), and torch's context_parallel ring runs whichever
+   * backend SDPA chose (torch/distributed/tensor/experimental/_context_parallel/_attention.py `_sdpa_handler`,
+   * pytorch/pytorch@09b101c5: the cuDNN op maps to `_scaled_dot_product_ring_cudnn_attention`).
+   * The attention is timed at GpuRates.attnCudnn (time/hardware.ts). No flag sets it (the torch and cuDNN builds are
+   * not estimate inputs); `validate --throughput` does for rows that name the backend (their `sdpa_backend`).
+   */
+  sdpaCudnn?: boolean;
+  /**
    * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
    * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
    * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).

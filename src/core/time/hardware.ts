@@ -87,6 +87,11 @@ export interface GpuRates {
   gemmBf16Emulated?: number;
   /** Achievable FLOP/s of fused (flash) attention. */
   attn: number;
+  /**
+   * Achievable FLOP/s of cuDNN's fused flash attention (PyTorch SDPA's cuDNN backend, TimeOptions.sdpaCudnn); present
+   * only on a card with a sourced cuDNN rate (compute capability 9.0).
+   */
+  attnCudnn?: number;
   /** Achievable memory bandwidth, B/s. */
   mem: number;
   /** Dense 16-bit peak at the power limit (MFU denominator). */
@@ -176,6 +181,20 @@ const GEMM_EFF_APPLE = 0.5;
 // (FlashAttention-3, arXiv:2407.08608 abstract); PyTorch SDPA dispatches to the same FA2 kernels.
 const ATTN_EFF_AMPERE = 0.55;
 const ATTN_EFF_HOPPER = 0.35;
+// cuDNN's fused attention against FlashAttention-2 in one harness on an H100 80GB SXM5, BF16, head dim 128, no causal
+// mask, sequence 16k, the longest timed (FlashAttention-3, arXiv:2407.08608 section 4.1, Figure 5 "Attention forward
+// speed, head dim 128": cuDNN 595, FlashAttention-2 370 TFLOPS; Figure 6 "Attention backward speed, head dim 128":
+// cuDNN 516, FlashAttention-2 322). A ring block off the diagonal is such a call (torch's context-parallel ring runs
+// each block after the first with is_causal False: _context_parallel/_attention.py at pytorch/pytorch@09b101c5);
+// taken as cuDNN's share of the FA2 rate above on compute capability 9.0.
+const CUDNN_FWD_SHARE_SM90 = 595 / 370;
+const CUDNN_BWD_SHARE_SM90 = 516 / 322;
+// The backward's attention FLOPs are 2.5 times the forward's (5 GEMMs against 2, arXiv:2205.14135 appendix B, as
+// time/train-work.ts counts them); one rate for both passes keeps each pass's time: the FLOP-weighted harmonic mean.
+const ATTN_BWD_FLOPS_PER_FWD = 2.5;
+export const CUDNN_ATTN_SHARE_SM90 =
+  (1 + ATTN_BWD_FLOPS_PER_FWD) /
+  (1 / CUDNN_FWD_SHARE_SM90 + ATTN_BWD_FLOPS_PER_FWD / CUDNN_BWD_SHARE_SM90);
 // Datacenter Blackwell (compute capability 10.x) runs FlashAttention-2 (and PyTorch's bundled flash SDPA kernels, the
 // same code) through the sm_80 mma.sync path, not tcgen05: flash_attn 2.7.4.post1 on a B200 runs fwd + bwd at
 // 258.7-345.8 TFLOPS, 345.8 at seqlen 16,384 (headdim 64, Dao-AILab/flash-attention#1589), and its forward at
@@ -410,6 +429,12 @@ function attnEff(g: Gpu, hopper: boolean): number {
   return isGeforceHalfRateAccumulate(g) ? ATTN_EFF_GEFORCE : ATTN_EFF_AMPERE;
 }
 
+/** cuDNN's fused-attention rate where one is sourced: compute capability 9.0 (H100, H200, H800), its FA2 rate's share. */
+function cudnnAttnRate(g: Gpu, fa2: number): Pick<GpuRates, 'attnCudnn'> {
+  const cc = Number(g.computeCapability ?? 0) || 0;
+  return g.vendor === 'nvidia' && cc === 9 ? { attnCudnn: fa2 * CUDNN_ATTN_SHARE_SM90 } : {};
+}
+
 /**
  * Hopper and datacenter Blackwell (B100/B200/GB200, and Blackwell Ultra's B300 on the same SM100-family tensor cores and
  * 2.25 PFLOPS dense BF16): their GEMMs at Hopper's share, which torch bf16 matmuls on a B200 match (pytorch/ao#2427).
@@ -467,6 +492,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
     gemm32,
     ...bf16Rate(g, gemm32, kc),
     attn: p16 * attnEff(g, hopper) * kc,
+    ...cudnnAttnRate(g, p16 * attnEff(g, hopper) * kc),
     mem:
       g.memoryBandwidthGBps *
       1e9 *

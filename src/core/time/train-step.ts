@@ -158,12 +158,14 @@ const gemmRate = (w: TrainWork, r: GpuRates): number => matmulRate(r, w.fp32, w.
 /**
  * FLOP/s of attention. Without bf16 tensor cores SDPA has no bf16 kernel (aten/src/ATen/native/transformers/cuda/
  * sdp_utils.cpp can_use_mem_efficient_attention: less_than_sm80_mem_efficient_dtypes is half and float; flash needs
- * sm_80): bf16 attention runs the math path, as fp32's does, at the emulated matmul rate.
+ * sm_80): bf16 attention runs the math path, as fp32's does, at the emulated matmul rate. SDPA's cuDNN backend
+ * (TrainWork.cudnnAttn) runs at the card's cuDNN rate where one is sourced (GpuRates.attnCudnn).
  */
 function attentionRate(w: TrainWork, r: GpuRates): number {
   if (w.fp32) return r.gemm32 * FP32_ATTN_SHARE;
   const emulated = w.bf16 ? r.gemmBf16Emulated : undefined;
-  return emulated !== undefined ? emulated * FP32_ATTN_SHARE : r.attn * w.attnShare;
+  if (emulated !== undefined) return emulated * FP32_ATTN_SHARE;
+  return w.cudnnAttn && r.attnCudnn !== undefined ? r.attnCudnn : r.attn * w.attnShare;
 }
 
 /**

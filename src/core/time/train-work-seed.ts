@@ -29,6 +29,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   bwdGemmFlops: DOUBLE_FIELD,
   bwdAttnFlops: DOUBLE_FIELD,
   attnShare: DOUBLE_FIELD,
+  cudnnAttn: false,
   recompute: DOUBLE_FIELD,
   recomputeAttnOnly: false,
   selAttn: DOUBLE_FIELD,

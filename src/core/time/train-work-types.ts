@@ -38,6 +38,11 @@ export interface TrainWork {
    * kernel under a padding mask (TimeOptions.sdpaPaddingMask; time/train-work.ts SDPA_MEM_EFF_ATTN_SHARE).
    */
   attnShare: number;
+  /**
+   * SDPA ran cuDNN's fused attention (TimeOptions.sdpaCudnn): the attention is timed at GpuRates.attnCudnn where the
+   * card has that rate, else at the FlashAttention-2 rate above.
+   */
+  cudnnAttn: boolean;
   recompute: number; // fraction of the forward re-run (1 full, attention-only share for selective)
   recomputeAttnOnly: boolean;
   /** Under selective recompute: the shares of the forward's attention, GEMMs and elementwise traffic re-run. */

@@ -520,6 +520,8 @@ export function trainWork(
     bwdGemmFlops: cw.bwdGemmFlops + ew.extraBwdFlops,
     bwdAttnFlops: cw.bwdAttnFlops,
     attnShare: o.attention === 'sdpa' && t.sdpaPaddingMask === true ? SDPA_MEM_EFF_ATTN_SHARE : 1,
+    // SDPA's cuDNN backend takes the causal, unmasked call; a padding mask keeps the memory-efficient kernel above.
+    cudnnAttn: o.attention === 'sdpa' && t.sdpaCudnn === true && t.sdpaPaddingMask !== true,
     recompute: o.checkpointing === 'selective' ? 1 : w.recompute,
     recomputeAttnOnly: o.checkpointing === 'selective',
     selAttn: sel.attention,
