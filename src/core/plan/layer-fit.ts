@@ -28,7 +28,24 @@ export interface LayerFitSpace {
   capacities: readonly number[];
   /** Memory estimates the search has made (counted into the plan's `searched.memoryEvaluations`). */
   evaluations: number;
+  /**
+   * Device bytes already found by other searches of the same model sides (model-side.ts ModelSides.layerFits):
+   * a serving fleet's per-source searches ask the counts the search of every source asked before them.
+   */
+  kept?: LayerFits;
 }
+
+/** A count's device bytes and the memory estimates that found them (counted again where reused). */
+interface DeviceAt {
+  device: number;
+  evaluations: number;
+}
+
+/**
+ * Device bytes per layer count, by the configuration's options, engine, pipeline degree and searched field (JSON
+ * of the options: what deviceBytesAt reads besides the model).
+ */
+export type LayerFits = Map<string, Map<number, DeviceAt>>;
 
 /**
  * The largest n in [lo, hi] with `value(n) <= cap`, where `value` grows with n; lo - 1 when none is. The ends first
@@ -101,7 +118,11 @@ function deviceBytesAt(
   return device;
 }
 
-/** deviceBytesAt with `field` at each count asked, each count estimated once. */
+/**
+ * deviceBytesAt with `field` at each count asked, each count estimated once per model sides (a count another
+ * search found is read back, its estimates counted as the search's own, so `searched.memoryEvaluations` is what
+ * the search alone would make).
+ */
 function devicePerCount(
   arch: Arch,
   o: EstimateOptions,
@@ -109,11 +130,24 @@ function devicePerCount(
   pp: number,
   field: 'gpuLayers' | 'cpuMoeLayers',
 ): (n: number) => number {
-  const device = new Map<number, number>();
+  const key = `${space.engine}|${pp}|${field}|${JSON.stringify(o)}`;
+  let found = space.kept?.get(key);
+  if (found === undefined) {
+    found = new Map<number, DeviceAt>();
+    space.kept?.set(key, found);
+  }
+  const device = found;
+  // Counted once per search: a count this search asked before is not estimated again.
+  const asked = new Set<number>();
   return (n) => {
     let d = device.get(n);
-    if (d === undefined) device.set(n, (d = deviceBytesAt(arch, o, space, pp, { [field]: n })));
-    return d;
+    if (d === undefined) {
+      const before = space.evaluations;
+      const bytes = deviceBytesAt(arch, o, space, pp, { [field]: n });
+      device.set(n, (d = { device: bytes, evaluations: space.evaluations - before }));
+    } else if (!asked.has(n)) space.evaluations += d.evaluations;
+    asked.add(n);
+    return d.device;
   };
 }
 

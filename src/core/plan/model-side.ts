@@ -16,6 +16,7 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
+import type { LayerFits } from './layer-fit.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
 import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
@@ -45,6 +46,11 @@ export interface ModelSides {
   /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
   byCores: Map<string, ModelSide>;
   /**
+   * llama.cpp layer counts' device bytes found so far (layer-fit.ts): model sides of other GPU memories ask
+   * again what the search over every memory asked.
+   */
+  layerFits: LayerFits;
+  /**
    * Figures shared with the model sides of the same model's other views (view-memo.ts): a re-planning host's
    * (recentModelSides) only.
    */
@@ -73,6 +79,7 @@ export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   view: modelView(scenario),
   arch,
   byCores: new Map(),
+  layerFits: new Map(),
 });
 
 /**
@@ -117,12 +124,12 @@ export function modelSideOf(
   const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
-  const fit = layerFitSpace(s, arch, counts, capacities);
-  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const shared =
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo
       : undefined;
+  const fit = layerFitSpace(s, arch, counts, capacities, shared?.layerFits);
+  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const known = shared?.byCores.get(cores);
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores, fp8Cores, fit);
