@@ -5,6 +5,8 @@
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { attentionAlike } from '../memory/inference.js';
+import { alikeEstimates, type AlikeEstimates } from '../memory/surface.js';
+import { keptOr } from './view-memo.js';
 
 /**
  * Per configuration, the index of the first configuration whose options are its own but for the micro-batch and
@@ -22,3 +24,20 @@ export function memoryTwinsOf(bases: readonly { options: EstimateOptions }[]): n
     return i;
   });
 }
+
+/**
+ * The estimates memory twins' surfaces share, kept in `kept` (where a host keeps them: rows.ts RowTable.kept) by
+ * the first twin surface's options `opts` less the two that twins do not tell apart (the micro-batch, which each
+ * estimate sets, and an attention the estimates do not read).
+ */
+export const twinEstimates = (
+  kept: Map<string, AlikeEstimates> | undefined,
+  opts: EstimateOptions,
+): AlikeEstimates =>
+  kept
+    ? keptOr(
+        kept,
+        `twins|${JSON.stringify({ ...opts, batch: undefined, attention: undefined })}`,
+        alikeEstimates,
+      )
+    : alikeEstimates();

@@ -17,6 +17,7 @@ import {
 } from './configs.js';
 import { buildRows } from './rows.js';
 import type { LayerFits } from './layer-fit.js';
+import type { AlikeEstimates } from '../memory/surface.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
 import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
@@ -51,6 +52,12 @@ export interface ModelSides {
    */
   layerFits: LayerFits;
   /**
+   * A serving search's memory surfaces' estimates by options (rows.ts surfaceOf), which the fleet's per-source
+   * searches ask again on model sides of their own GPU memories (layer offload). Each surface still counts the
+   * estimates it asks for (memory/surface.ts AlikeEstimates), so `searched.memoryEvaluations` is a lone search's.
+   */
+  surfaces: Map<string, AlikeEstimates>;
+  /**
    * Figures shared with the model sides of the same model's other views (view-memo.ts): a re-planning host's
    * (recentModelSides) only.
    */
@@ -80,6 +87,7 @@ export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   arch,
   byCores: new Map(),
   layerFits: new Map(),
+  surfaces: new Map(),
 });
 
 /**
@@ -139,7 +147,9 @@ export function modelSideOf(
   // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
   const verdicts =
     views && keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => []);
-  const built = buildRows(s, arch, bases, counts, variants, pause, views, verdicts);
+  // Training searches are one per model side (no fleet): keying their surfaces would only cost.
+  const kept = views?.surfaces ?? (s.job.kind === 'inference' ? shared?.surfaces : undefined);
+  const built = buildRows(s, arch, bases, counts, variants, pause, kept, verdicts);
   // The layer search's estimates count with the rows' (searched.memoryEvaluations).
   if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;
   const side = { bases, all, counts, variants, built, memo: search };
