@@ -292,6 +292,7 @@ function forEachRunnable(
         keepVerdict(runs, mine, at0);
       }
       const verdict = runs.verdict[at0]!;
+      if (verdict === LAYOUT_OK) continue; // the layouts searched are counted only where pruned
       const searched = membersAtLeast(members, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
