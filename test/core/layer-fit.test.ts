@@ -10,9 +10,9 @@ import {
   cpuMoeCounts,
   gpuLayerCounts,
   largestUnder,
-  type LayerFits,
   type LayerFitSpace,
 } from '../../src/core/plan/layer-fit.js';
+import type { AlikeEstimates } from '../../src/core/memory/surface.js';
 import { MiB } from '../../src/core/units.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -141,10 +141,14 @@ describe('the chosen counts are maximal by estimate (property)', () => {
   });
 });
 
-describe('counts found by an earlier search (ModelSides.layerFits)', () => {
+describe('estimates kept by an earlier search (ModelSides.surfaces)', () => {
   it('give each later search the counts and estimate count it finds alone (property)', () => {
     const archs = new Map(MODELS.map((m) => [m, resolveModel(m)]));
-    const spaceOf = (arch: Arch, caps: number[], kept?: LayerFits): LayerFitSpace => ({
+    const spaceOf = (
+      arch: Arch,
+      caps: number[],
+      kept?: Map<string, AlikeEstimates>,
+    ): LayerFitSpace => ({
       engine: 'llama.cpp',
       layers: layersOf(arch),
       pipelines: [1, 2],
@@ -168,7 +172,7 @@ describe('counts found by an earlier search (ModelSides.layerFits)', () => {
           const flags = { method: 'inference', framework: 'llama.cpp', weights, seq, batch: 1 };
           const o = withEngineDefaults(optionsFromFlags(flags), flags);
           const caps = gpuIds.map((g) => capOf(findGpu(g), 0.05)).sort((a, b) => a - b);
-          const kept: LayerFits = new Map();
+          const kept = new Map<string, AlikeEstimates>();
           // The search of every memory first (as plan() before the fleet's per-source searches), then each alone.
           expect(search(arch, o, spaceOf(arch, caps, kept))).toEqual(
             search(arch, o, spaceOf(arch, caps)),

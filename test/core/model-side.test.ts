@@ -62,7 +62,6 @@ describe('model sides', () => {
     const sideOf = (m: ModelSides | undefined, c: number[]) =>
       modelSideOf(lifted(s), arch, false, undefined, m, false, false, c);
     const all = modelSideOf(s, arch, false, undefined, memo, false, false, caps);
-    expect(memo.layerFits.size).toBeGreaterThan(0);
     expect(memo.surfaces.size).toBeGreaterThan(0);
     for (const cap of caps) {
       const side = sideOf(memo, [cap]);

@@ -32,7 +32,8 @@ import {
   pipelineParallelisms,
   weightDtypes,
 } from './candidates.js';
-import { cpuMoeCounts, gpuLayerCounts, type LayerFits, type LayerFitSpace } from './layer-fit.js';
+import { cpuMoeCounts, gpuLayerCounts, type LayerFitSpace } from './layer-fit.js';
+import type { AlikeEstimates } from '../memory/surface.js';
 import { GiB } from '../units.js';
 import { growableCopy } from './grow-copy.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
@@ -96,15 +97,15 @@ export const searchesLayerOffload = (s: Scenario): boolean => layerOffloader(s) 
  * What the exact `-ngl` / `--n-cpu-moe` search reads (layer-fit.ts) for a serving job with a layer-offload engine
  * searched, on GPU options of `capacities` bytes each (memory less the margin): the layers of the model as that
  * engine loads it (a tower in a file of its own is no layer of it) and its pipeline degrees over `counts` (one
- * llama-server over all of a count's GPUs, as rows.ts layoutsOf lays them out); null otherwise. `kept`: counts'
- * device bytes other searches of the model sides found (ModelSides.layerFits).
+ * llama-server over all of a count's GPUs, as rows.ts layoutsOf lays them out); null otherwise. `kept`: memory
+ * surfaces' estimates by options, shared with the rows and other searches (ModelSides.surfaces).
  */
 export function layerFitSpace(
   s: Scenario,
   arch: Arch,
   counts: readonly number[],
   capacities: readonly number[],
-  kept?: LayerFits,
+  kept?: Map<string, AlikeEstimates>,
 ): LayerFitSpace | null {
   const engine = layerOffloader(s);
   if (s.job.kind !== 'inference' || engine === undefined || capacities.length === 0) return null;

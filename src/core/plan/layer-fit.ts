@@ -14,7 +14,9 @@ import type { Arch } from '../model/arch.js';
 import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineFieldsInto } from '../engines/engines.js';
-import { memorySurface } from '../memory/surface.js';
+import { memorySurface, type AlikeEstimates } from '../memory/surface.js';
+import { attentionAlike } from '../memory/inference.js';
+import { keptEstimates } from './memory-twins.js';
 
 /** What the exact layer search reads besides a configuration: the engine, its layer count, layouts and memories. */
 export interface LayerFitSpace {
@@ -29,23 +31,12 @@ export interface LayerFitSpace {
   /** Memory estimates the search has made (counted into the plan's `searched.memoryEvaluations`). */
   evaluations: number;
   /**
-   * Device bytes already found by other searches of the same model sides (model-side.ts ModelSides.layerFits):
-   * a serving fleet's per-source searches ask the counts the search of every source asked before them.
+   * Memory surfaces' estimates kept by options for the searches of one model sides (model-side.ts
+   * ModelSides.surfaces), which the rows' surfaces read too (rows.ts surfaceOf): a serving fleet's per-source
+   * searches ask the counts the search over every GPU memory asked, and a layer count's row asks what its fit did.
    */
-  kept?: LayerFits;
+  kept?: Map<string, AlikeEstimates>;
 }
-
-/** A count's device bytes and the memory estimates that found them (counted again where reused). */
-interface DeviceAt {
-  device: number;
-  evaluations: number;
-}
-
-/**
- * Device bytes per layer count, by the configuration's options, engine, pipeline degree and searched field (JSON
- * of the options: what deviceBytesAt reads besides the model).
- */
-export type LayerFits = Map<string, Map<number, DeviceAt>>;
 
 /**
  * The largest n in [lo, hi] with `value(n) <= cap`, where `value` grows with n; lo - 1 when none is. The ends first
@@ -112,17 +103,15 @@ function deviceBytesAt(
     },
     space.engine,
   );
-  const surface = memorySurface(arch, opts);
+  // Each surface counts the estimates it asks for, read from `kept` or made (memory/surface.ts AlikeEstimates).
+  const alike = space.kept && keptEstimates(space.kept, opts, attentionAlike(opts));
+  const surface = memorySurface(arch, opts, {}, undefined, undefined, undefined, undefined, alike);
   const device = surface.at(o.batch, 1).deviceBytes;
   space.evaluations += surface.evaluations;
   return device;
 }
 
-/**
- * deviceBytesAt with `field` at each count asked, each count estimated once per model sides (a count another
- * search found is read back, its estimates counted as the search's own, so `searched.memoryEvaluations` is what
- * the search alone would make).
- */
+/** deviceBytesAt with `field` at each count asked, each count estimated once. */
 function devicePerCount(
   arch: Arch,
   o: EstimateOptions,
@@ -130,24 +119,11 @@ function devicePerCount(
   pp: number,
   field: 'gpuLayers' | 'cpuMoeLayers',
 ): (n: number) => number {
-  const key = `${space.engine}|${pp}|${field}|${JSON.stringify(o)}`;
-  let found = space.kept?.get(key);
-  if (found === undefined) {
-    found = new Map<number, DeviceAt>();
-    space.kept?.set(key, found);
-  }
-  const device = found;
-  // Counted once per search: a count this search asked before is not estimated again.
-  const asked = new Set<number>();
+  const device = new Map<number, number>();
   return (n) => {
     let d = device.get(n);
-    if (d === undefined) {
-      const before = space.evaluations;
-      const bytes = deviceBytesAt(arch, o, space, pp, { [field]: n });
-      device.set(n, (d = { device: bytes, evaluations: space.evaluations - before }));
-    } else if (!asked.has(n)) space.evaluations += d.evaluations;
-    asked.add(n);
-    return d.device;
+    if (d === undefined) device.set(n, (d = deviceBytesAt(arch, o, space, pp, { [field]: n })));
+    return d;
   };
 }
 

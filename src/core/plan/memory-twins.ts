@@ -26,18 +26,19 @@ export function memoryTwinsOf(bases: readonly { options: EstimateOptions }[]): n
 }
 
 /**
- * The estimates memory twins' surfaces share, kept in `kept` (where a host keeps them: rows.ts RowTable.kept) by
- * the first twin surface's options `opts` less the two that twins do not tell apart (the micro-batch, which each
- * estimate sets, and an attention the estimates do not read).
+ * A memory surface's estimates kept in `kept` (where a host keeps them: model-side.ts ModelSides.surfaces) by its
+ * options `opts`; a memory twin's (`twin`: attentionAlike) by its options less the two that twins do not tell
+ * apart (the micro-batch, which each estimate sets, and an attention the estimates do not read), so twins share.
  */
-export const twinEstimates = (
-  kept: Map<string, AlikeEstimates> | undefined,
+export const keptEstimates = (
+  kept: Map<string, AlikeEstimates>,
   opts: EstimateOptions,
+  twin: boolean,
 ): AlikeEstimates =>
-  kept
-    ? keptOr(
-        kept,
-        `twins|${JSON.stringify({ ...opts, batch: undefined, attention: undefined })}`,
-        alikeEstimates,
-      )
-    : alikeEstimates();
+  keptOr(
+    kept,
+    twin
+      ? `twins|${JSON.stringify({ ...opts, batch: undefined, attention: undefined })}`
+      : JSON.stringify(opts),
+    alikeEstimates,
+  );

@@ -16,7 +16,6 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
-import type { LayerFits } from './layer-fit.js';
 import type { AlikeEstimates } from '../memory/surface.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
@@ -47,14 +46,10 @@ export interface ModelSides {
   /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
   byCores: Map<string, ModelSide>;
   /**
-   * llama.cpp layer counts' device bytes found so far (layer-fit.ts): model sides of other GPU memories ask
-   * again what the search over every memory asked.
-   */
-  layerFits: LayerFits;
-  /**
-   * A serving search's memory surfaces' estimates by options (rows.ts surfaceOf), which the fleet's per-source
-   * searches ask again on model sides of their own GPU memories (layer offload). Each surface still counts the
-   * estimates it asks for (memory/surface.ts AlikeEstimates), so `searched.memoryEvaluations` is a lone search's.
+   * A serving search's memory surfaces' estimates by options (rows.ts surfaceOf, and llama.cpp's layer fit:
+   * layer-fit.ts), which the fleet's per-source searches ask again on model sides of their own GPU memories (layer
+   * offload). Each surface still counts the estimates it asks for (memory/surface.ts AlikeEstimates), so
+   * `searched.memoryEvaluations` is a lone search's.
    */
   surfaces: Map<string, AlikeEstimates>;
   /**
@@ -86,7 +81,6 @@ export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   view: modelView(scenario),
   arch,
   byCores: new Map(),
-  layerFits: new Map(),
   surfaces: new Map(),
 });
 
@@ -136,7 +130,11 @@ export function modelSideOf(
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo
       : undefined;
-  const fit = layerFitSpace(s, arch, counts, capacities, shared?.layerFits);
+  // Memory surfaces' estimates by options, for the rows and the layer fit: training searches are one per model
+  // side (no fleet), where keying them would only cost.
+  const kept =
+    shared?.views?.surfaces ?? (s.job.kind === 'inference' ? shared?.surfaces : undefined);
+  const fit = layerFitSpace(s, arch, counts, capacities, kept);
   const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const known = shared?.byCores.get(cores);
   if (known) return known;
@@ -147,8 +145,6 @@ export function modelSideOf(
   // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
   const verdicts =
     views && keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => []);
-  // Training searches are one per model side (no fleet): keying their surfaces would only cost.
-  const kept = views?.surfaces ?? (s.job.kind === 'inference' ? shared?.surfaces : undefined);
   const built = buildRows(s, arch, bases, counts, variants, pause, kept, verdicts);
   // The layer search's estimates count with the rows' (searched.memoryEvaluations).
   if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;

@@ -20,8 +20,7 @@ import {
   type GrpoPoints,
   type MemorySurface,
 } from '../memory/surface.js';
-import { memoryTwinsOf, twinEstimates } from './memory-twins.js';
-import { keptOr } from './view-memo.js';
+import { keptEstimates, memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
@@ -125,10 +124,9 @@ function surfaceOf(
     if (twin >= 0) {
       const tk = surfaceKey(twin, at, vi);
       alike = T.alike.get(tk);
-      if (!alike) T.alike.set(tk, (alike = twinEstimates(T.kept, opts)));
-    } else if (T.kept && pk === undefined) {
-      alike = keptOr(T.kept, JSON.stringify(opts), alikeEstimates);
-    }
+      if (!alike)
+        T.alike.set(tk, (alike = T.kept ? keptEstimates(T.kept, opts, true) : alikeEstimates()));
+    } else if (T.kept && pk === undefined) alike = keptEstimates(T.kept, opts, false);
     surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk, alike);
     T.surfaces.set(key, surface);
   }
