@@ -12,6 +12,7 @@ import {
   largestUnder,
   type LayerFitSpace,
 } from '../../src/core/plan/layer-fit.js';
+import type { AlikeEstimates } from '../../src/core/memory/surface.js';
 import { MiB } from '../../src/core/units.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
@@ -136,6 +137,54 @@ describe('the chosen counts are maximal by estimate (property)', () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+});
+
+describe('estimates kept by an earlier search (ModelSides.surfaces)', () => {
+  it('give each later search the counts and estimate count it finds alone (property)', () => {
+    const archs = new Map(MODELS.map((m) => [m, resolveModel(m)]));
+    const spaceOf = (
+      arch: Arch,
+      caps: number[],
+      kept?: Map<string, AlikeEstimates>,
+    ): LayerFitSpace => ({
+      engine: 'llama.cpp',
+      layers: layersOf(arch),
+      pipelines: [1, 2],
+      capacities: caps,
+      evaluations: 0,
+      kept,
+    });
+    const search = (arch: Arch, o: EstimateOptions, space: LayerFitSpace) => ({
+      ngl: gpuLayerCounts(arch, o, space),
+      moe: cpuMoeCounts(arch, o, space),
+      evaluations: space.evaluations,
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...MODELS),
+        fc.uniqueArray(fc.constantFrom(...GPUS), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom(4096, 32768),
+        fc.constantFrom('q4_k_m', 'fp16'),
+        (model, gpuIds, seq, weights) => {
+          const arch = archs.get(model)!;
+          const flags = { method: 'inference', framework: 'llama.cpp', weights, seq, batch: 1 };
+          const o = withEngineDefaults(optionsFromFlags(flags), flags);
+          const caps = gpuIds.map((g) => capOf(findGpu(g), 0.05)).sort((a, b) => a - b);
+          const kept = new Map<string, AlikeEstimates>();
+          // The search of every memory first (as plan() before the fleet's per-source searches), then each alone.
+          expect(search(arch, o, spaceOf(arch, caps, kept))).toEqual(
+            search(arch, o, spaceOf(arch, caps)),
+          );
+          for (const cap of [...caps].reverse())
+            expect(search(arch, o, spaceOf(arch, [cap], kept))).toEqual(
+              search(arch, o, spaceOf(arch, [cap])),
+            );
+          expect(kept.size).toBeGreaterThan(0);
+        },
+      ),
+      { numRuns: 12 },
     );
   });
 });

@@ -49,6 +49,31 @@ describe('model sides', () => {
       expect(fresh.bases).toEqual(side.bases);
     });
 
+  it("serve-mixed-fleet: each GPU source's model side, made after the one over every source, is a fresh one's", async () => {
+    await loadLaunchers();
+    const s = loadScenario(join(DIR, 'serve-mixed-fleet.yaml'));
+    const arch = resolveModel(s.model);
+    // What plan() offers the exact -ngl search per GPU option (plan.ts capacities).
+    const caps = resolveHardware(s).options.map(
+      (h) => h.gpu.memoryMiB * 1024 * 1024 * (1 - s.limits.memoryMargin),
+    );
+    expect(new Set(caps).size).toBeGreaterThan(1);
+    const memo = modelSidesFor(s, arch);
+    const sideOf = (m: ModelSides | undefined, c: number[]) =>
+      modelSideOf(lifted(s), arch, false, undefined, m, false, false, c);
+    const all = modelSideOf(s, arch, false, undefined, memo, false, false, caps);
+    expect(memo.surfaces.size).toBeGreaterThan(0);
+    for (const cap of caps) {
+      const side = sideOf(memo, [cap]);
+      expect(side).not.toBe(all);
+      const fresh = sideOf(undefined, [cap]);
+      expect(side.bases).toEqual(fresh.bases);
+      expect(side.built.rows).toEqual(fresh.built.rows);
+      // Memory figures and the estimates counted (searched.memoryEvaluations) are a lone search's.
+      expect(side.built.mem).toEqual(fresh.built.mem);
+    }
+  });
+
   it('a scenario that differs in what the model side reads gets its own', async () => {
     await loadLaunchers();
     const s = loadScenario(join(DIR, 'serve-mixed-fleet.yaml'));

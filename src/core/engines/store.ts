@@ -92,9 +92,13 @@ export function engineDef(id: Engine): EngineDef {
  */
 export function engineOf(o: EstimateOptions): Engine {
   const list = CLAIMANTS.get(o.framework);
-  const d = list?.find((x) => !x.claims || x.claims(o));
-  if (!d) throw new Error(`no registered engine runs framework ${o.framework}`);
-  return d.id;
+  // A loop, not find(): the planner asks this some 100,000 times a search, and a closure per call is garbage.
+  if (list)
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!;
+      if (!d.claims || d.claims(o)) return d.id;
+    }
+  throw new Error(`no registered engine runs framework ${o.framework}`);
 }
 
 /** Every registered engine, in registration order. */

@@ -33,6 +33,7 @@ import {
   weightDtypes,
 } from './candidates.js';
 import { cpuMoeCounts, gpuLayerCounts, type LayerFitSpace } from './layer-fit.js';
+import type { AlikeEstimates } from '../memory/surface.js';
 import { GiB } from '../units.js';
 import { growableCopy } from './grow-copy.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
@@ -96,13 +97,15 @@ export const searchesLayerOffload = (s: Scenario): boolean => layerOffloader(s) 
  * What the exact `-ngl` / `--n-cpu-moe` search reads (layer-fit.ts) for a serving job with a layer-offload engine
  * searched, on GPU options of `capacities` bytes each (memory less the margin): the layers of the model as that
  * engine loads it (a tower in a file of its own is no layer of it) and its pipeline degrees over `counts` (one
- * llama-server over all of a count's GPUs, as rows.ts layoutsOf lays them out); null otherwise.
+ * llama-server over all of a count's GPUs, as rows.ts layoutsOf lays them out); null otherwise. `kept`: memory
+ * surfaces' estimates by options, shared with the rows and other searches (ModelSides.surfaces).
  */
 export function layerFitSpace(
   s: Scenario,
   arch: Arch,
   counts: readonly number[],
   capacities: readonly number[],
+  kept?: Map<string, AlikeEstimates>,
 ): LayerFitSpace | null {
   const engine = layerOffloader(s);
   if (s.job.kind !== 'inference' || engine === undefined || capacities.length === 0) return null;
@@ -112,7 +115,7 @@ export function layerFitSpace(
   for (const c of counts)
     if (c > 1 && pipelineParallelisms(c, depth, s.search.pp).includes(c)) pipelines.push(c);
   const distinct = [...new Set(capacities)].sort((a, b) => a - b);
-  return { engine, layers, pipelines, capacities: distinct, evaluations: 0 };
+  return { engine, layers, pipelines, capacities: distinct, evaluations: 0, kept };
 }
 
 /** KV cache dtypes a serving job searches: fp8 beside the model dtype where an engine searched has one (searchesFp8Kv). */

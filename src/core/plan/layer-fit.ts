@@ -14,7 +14,9 @@ import type { Arch } from '../model/arch.js';
 import type { Engine } from '../../schema/engine.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { engineFieldsInto } from '../engines/engines.js';
-import { memorySurface } from '../memory/surface.js';
+import { memorySurface, type AlikeEstimates } from '../memory/surface.js';
+import { attentionAlike } from '../memory/inference.js';
+import { keptEstimates } from './memory-twins.js';
 
 /** What the exact layer search reads besides a configuration: the engine, its layer count, layouts and memories. */
 export interface LayerFitSpace {
@@ -28,6 +30,12 @@ export interface LayerFitSpace {
   capacities: readonly number[];
   /** Memory estimates the search has made (counted into the plan's `searched.memoryEvaluations`). */
   evaluations: number;
+  /**
+   * Memory surfaces' estimates kept by options for the searches of one model sides (model-side.ts
+   * ModelSides.surfaces), which the rows' surfaces read too (rows.ts surfaceOf): a serving fleet's per-source
+   * searches ask the counts the search over every GPU memory asked, and a layer count's row asks what its fit did.
+   */
+  kept?: Map<string, AlikeEstimates>;
 }
 
 /**
@@ -95,7 +103,9 @@ function deviceBytesAt(
     },
     space.engine,
   );
-  const surface = memorySurface(arch, opts);
+  // Each surface counts the estimates it asks for, read from `kept` or made (memory/surface.ts AlikeEstimates).
+  const alike = space.kept && keptEstimates(space.kept, opts, attentionAlike(opts));
+  const surface = memorySurface(arch, opts, {}, undefined, undefined, undefined, undefined, alike);
   const device = surface.at(o.batch, 1).deviceBytes;
   space.evaluations += surface.evaluations;
   return device;

@@ -5,6 +5,8 @@
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { attentionAlike } from '../memory/inference.js';
+import { alikeEstimates, type AlikeEstimates } from '../memory/surface.js';
+import { keptOr } from './view-memo.js';
 
 /**
  * Per configuration, the index of the first configuration whose options are its own but for the micro-batch and
@@ -22,3 +24,21 @@ export function memoryTwinsOf(bases: readonly { options: EstimateOptions }[]): n
     return i;
   });
 }
+
+/**
+ * A memory surface's estimates kept in `kept` (where a host keeps them: model-side.ts ModelSides.surfaces) by its
+ * options `opts`; a memory twin's (`twin`: attentionAlike) by its options less the two that twins do not tell
+ * apart (the micro-batch, which each estimate sets, and an attention the estimates do not read), so twins share.
+ */
+export const keptEstimates = (
+  kept: Map<string, AlikeEstimates>,
+  opts: EstimateOptions,
+  twin: boolean,
+): AlikeEstimates =>
+  keptOr(
+    kept,
+    twin
+      ? `twins|${JSON.stringify({ ...opts, batch: undefined, attention: undefined })}`
+      : JSON.stringify(opts),
+    alikeEstimates,
+  );

@@ -16,6 +16,7 @@ import {
   type Variant,
 } from './configs.js';
 import { buildRows } from './rows.js';
+import type { AlikeEstimates } from '../memory/surface.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
 import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
@@ -45,6 +46,13 @@ export interface ModelSides {
   /** By the hardware's tensor-core formats: FP4 (Blackwell) and FP8 (the searched FP8 training). */
   byCores: Map<string, ModelSide>;
   /**
+   * A serving search's memory surfaces' estimates by options (rows.ts surfaceOf, and llama.cpp's layer fit:
+   * layer-fit.ts), which the fleet's per-source searches ask again on model sides of their own GPU memories (layer
+   * offload). Each surface still counts the estimates it asks for (memory/surface.ts AlikeEstimates), so
+   * `searched.memoryEvaluations` is a lone search's.
+   */
+  surfaces: Map<string, AlikeEstimates>;
+  /**
    * Figures shared with the model sides of the same model's other views (view-memo.ts): a re-planning host's
    * (recentModelSides) only.
    */
@@ -73,6 +81,7 @@ export const modelSidesFor = (scenario: Scenario, arch: Arch): ModelSides => ({
   view: modelView(scenario),
   arch,
   byCores: new Map(),
+  surfaces: new Map(),
 });
 
 /**
@@ -117,12 +126,16 @@ export function modelSideOf(
   const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;
   const counts = all.filter((c) => c <= maxGpus);
-  const fit = layerFitSpace(s, arch, counts, capacities);
-  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const shared =
     memo && memo.arch === arch && (memo.scenario === s || memo.view === modelView(s))
       ? memo
       : undefined;
+  // Memory surfaces' estimates by options, for the rows and the layer fit: training searches are one per model
+  // side (no fleet), where keying them would only cost.
+  const kept =
+    shared?.views?.surfaces ?? (s.job.kind === 'inference' ? shared?.surfaces : undefined);
+  const fit = layerFitSpace(s, arch, counts, capacities, kept);
+  const cores = `${fp4Cores}|${float8Searched(s, fp8Cores, fp4Cores).join(',')}${appleGpus ? '|apple' : ''}${fit ? `|${fit.capacities.join(',')}` : ''}`;
   const known = shared?.byCores.get(cores);
   if (known) return known;
   const bases = baseConfigs(s, arch, fp4Cores, fp8Cores, fit);
@@ -132,7 +145,7 @@ export function modelSideOf(
   // Another view's engine verdicts, by the two things of the scenario they read (SearchMemo.verdicts).
   const verdicts =
     views && keptOr(search.verdicts, `${s.quality}|${s.search.undocumented === true}`, () => []);
-  const built = buildRows(s, arch, bases, counts, variants, pause, views, verdicts);
+  const built = buildRows(s, arch, bases, counts, variants, pause, kept, verdicts);
   // The layer search's estimates count with the rows' (searched.memoryEvaluations).
   if (fit) built.mem.evaluations = (built.mem.evaluations ?? 0) + fit.evaluations;
   const side = { bases, all, counts, variants, built, memo: search };

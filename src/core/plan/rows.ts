@@ -20,8 +20,7 @@ import {
   type GrpoPoints,
   type MemorySurface,
 } from '../memory/surface.js';
-import { memoryTwinsOf } from './memory-twins.js';
-import { keptOr, type ViewMemo } from './view-memo.js';
+import { keptEstimates, memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
 import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
@@ -67,8 +66,11 @@ interface RowTable {
   /** Per configuration, its memory twins' index (memory-twins.ts), and their surfaces' estimates by surfaceKey. */
   twins: number[];
   alike: Map<number, AlikeEstimates>;
-  /** Other views' surface estimates by options (view-memo.ts), where a re-planning host keeps them. */
-  views?: ViewMemo;
+  /**
+   * Surface estimates by options, shared with the other searches of the model sides (model-side.ts
+   * ModelSides.surfaces) or views (view-memo.ts), where a host keeps them.
+   */
+  kept?: Map<string, AlikeEstimates>;
 }
 
 function rowTable(size: number, arch: Arch, twins: number[], globalBatch?: number): RowTable {
@@ -122,10 +124,9 @@ function surfaceOf(
     if (twin >= 0) {
       const tk = surfaceKey(twin, at, vi);
       alike = T.alike.get(tk);
-      if (!alike) T.alike.set(tk, (alike = alikeEstimates()));
-    } else if (T.views && pk === undefined) {
-      alike = keptOr(T.views.surfaces, JSON.stringify(opts), alikeEstimates);
-    }
+      if (!alike)
+        T.alike.set(tk, (alike = T.kept ? keptEstimates(T.kept, opts, true) : alikeEstimates()));
+    } else if (T.kept && pk === undefined) alike = keptEstimates(T.kept, opts, false);
     surface = memorySurface(arch, opts, {}, T.policies, T.globalBatch, T.points, pk, alike);
     T.surfaces.set(key, surface);
   }
@@ -183,7 +184,7 @@ export function buildRows(
   counts: number[],
   variants: Variant[],
   pause: (() => void) | undefined,
-  views?: ViewMemo,
+  kept?: Map<string, AlikeEstimates>,
   known?: ShapeVerdicts[],
 ): { rows: Rows; mem: MemTable; modelPruned: ModelPruned } {
   // grows by doubling: a search keeps a few percent of its layouts
@@ -193,7 +194,7 @@ export function buildRows(
     memoryTwinsOf(bases),
     s.job.kind === 'fine-tune' ? s.job.globalBatch : undefined,
   );
-  T.views = views;
+  T.kept = kept;
   const add = (at: LayoutVisit) => {
     pause?.();
     const o = bases[at.bi]!.options;
@@ -289,6 +290,7 @@ function forEachRunnable(
         keepVerdict(runs, mine, at0);
       }
       const verdict = runs.verdict[at0]!;
+      if (verdict === LAYOUT_OK) continue; // the layouts searched are counted only where pruned
       const searched = membersAtLeast(members, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;

@@ -21,9 +21,10 @@ export interface PlanTiming {
 
 export interface ViewMemo {
   /**
-   * Memory surfaces' estimates by the surface's options (JSON), for surfaces whose estimates read their options
-   * and the model only (no GRPO points, no memory twins: rows.ts surfaceOf). Each surface still counts the
-   * estimates it asks for (memory/surface.ts AlikeEstimates), so `searched.memoryEvaluations` is a fresh plan's.
+   * Memory surfaces' estimates by the surface's options (JSON; memory twins' by their options less the micro-batch
+   * and attention: memory-twins.ts twinEstimates), for surfaces whose estimates read their options and the model
+   * only (no GRPO points: rows.ts surfaceOf). Each surface still counts the estimates it asks for
+   * (memory/surface.ts AlikeEstimates), so `searched.memoryEvaluations` is a fresh plan's.
    */
   surfaces: Map<string, AlikeEstimates>;
   /** A plan's memory estimate on a GPU by its options (JSON): results.ts planEstimate. */
