@@ -283,6 +283,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.deepspeed_optimizer_pin_memory === false) time.pageableGradOffload = true;
   // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
   if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
+  // A build whose offloaded checkpoints came back in series with the backward (the case says so).
+  if (c.checkpoint_reload === 'serial') time.offloadReloadSerial = true;
   // A TRL build that synced the weights to its in-process vLLM in one call (before v0.16; the case says so).
   if (c.trl_sync === 'one-call') time.vllmSyncOneCall = true;
   // A k-bit run whose residual stream was fp32 (TRL's k-bit preparation with fp32 norms; the case says so).

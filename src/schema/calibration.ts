@@ -203,6 +203,8 @@ export const throughputCaseSchema = z.looseObject({
   max_seq_len_to_capture: z.number().int().positive().optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
+  /** How the measured build brought offloaded checkpoints back in backward: 'serial' sets TimeOptions.offloadReloadSerial. */
+  checkpoint_reload: z.enum(['serial']).optional(),
   /** The measured k-bit run's residual stream: 'fp32' (TRL's k-bit preparation with fp32 norms) sets TimeOptions.kbitFp32Stream. */
   kbit_stream: z.enum(['fp32']).optional(),
   /**

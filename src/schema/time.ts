@@ -443,6 +443,14 @@ export interface TimeOptions {
    */
   bnbTreeDequant?: boolean;
   /**
+   * The measured build's offloaded checkpoints came back to the device in series with the backward: unsloth_zoo's
+   * UnslothCheckpointFunction before its double buffering (unslothai/unsloth-zoo#534, May 2026) copies each layer's
+   * saved input into one shared GPU buffer on a side stream that first waits for the compute stream, and the recompute
+   * waits for that copy (time/offload-work.ts serialReloadBytes). No flag sets it (the pinned Unsloth double-buffers);
+   * `validate --throughput` does for rows of such builds (their `checkpoint_reload`).
+   */
+  offloadReloadSerial?: boolean;
+  /**
    * The measured TRL build (before v0.16) loaded the synced weights into the vLLM of its own process in one
    * `load_weights` call over the state dict (huggingface/trl v0.15.2 grpo_trainer.py _move_model_to_vllm), not one
    * request per tensor (FrameworkProfile.vllmSyncTensorSeconds). No flag sets it; `validate --throughput` does for

@@ -28,7 +28,7 @@ const CASES: [string, EstimateOptions, Partial<TimeOptions>][] = [
   [
     'llama-2-13b',
     base({ method: 'qlora', weights: 'nf4', framework: 'unsloth', checkpointing: 'offload' }),
-    { bnbTreeDequant: true },
+    { bnbTreeDequant: true, offloadReloadSerial: true },
   ],
   ['llama-2-13b', base({ method: 'full', tp: 2, pp: 2, framework: 'hf', zero: 0 }), {}],
   [

@@ -113,3 +113,22 @@ export function offloadSizes(
     gradBytes: trainableElementBytes(o, fw, t) * (trainable / w.shard),
   };
 }
+
+/**
+ * Unsloth's offloaded checkpoints read for their reload (unslothai/unsloth-zoo@8bbbd535
+ * unsloth_zoo/gradient_checkpointing.py, unchanged from 2025-10-18 until the double buffering of #534): a layer's
+ * input is offloaded only above MINIMUM_SIZE elements ("Minimum size to enable Unsloth GC is 2MB": 2 MiB of the
+ * 16-bit dtype) and never for the last checkpointed layer (LAST_GC_INDEX, after pytorch/torchtune#1443). Forward
+ * copies it out on EXTRA_STREAM beside the layer's own compute; backward runs `EXTRA_STREAM.wait_stream(MAIN_STREAM)`,
+ * copies it into the one GPU_BUFFER, and `MAIN_STREAM.wait_stream(EXTRA_STREAM)` before the recompute, so each reload
+ * starts when the backward before it ends and the layer's recompute starts when it ends: nothing overlaps it.
+ */
+const OFFLOAD_MIN_BYTES = 2 * 1024 * 1024;
+
+/** Host->device bytes of a micro-batch's checkpoint reloads that run in series with the backward (see above). */
+export function serialReloadBytes(m: ModelFacts, o: EstimateOptions, w: WorkLayout): number {
+  if (o.checkpointing !== 'offload') return 0;
+  const perLayer = w.tokens * m.hidden * 2;
+  if (perLayer <= OFFLOAD_MIN_BYTES) return 0;
+  return perLayer * Math.max(0, w.layersHere - 1);
+}

@@ -453,6 +453,8 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   const c = w.offloadParamPassBytes / (r.host * w.offloadCopyShare);
   const first = c / w.layers;
   const act = w.offloadActBytes / r.host;
+  // Reloads in series with the backward (offload-work.ts serialReloadBytes) add whole; the rest overlap the pass.
+  const serial = w.offloadActSerialBytes / r.host;
   const grad = w.offloadGradBytes / (r.host * w.offloadGradCopyShare);
   // DeepSpeed's backward reuses the recompute's fetches it kept (offload-work.ts): the passes beyond two copy again.
   const bwdC = w.recompute === 0 ? c : Math.max(0, w.offloadPasses - 2) * c;
@@ -461,7 +463,10 @@ function offloadExposed(w: TrainWork, r: GpuRates, s: StepTimes): number {
   const held = (host: number, copy: number) => (w.offloadCopyBlocks && copy > 0 ? host : 0);
   const lead = (copy: number) => (copy > 0 ? first : 0);
   const fwd = lead(c) + Math.max(0, Math.max(held(s.fwdHost, c) + c, act) - s.fwd);
-  const bwd = lead(bwdC) + Math.max(0, Math.max(held(s.bwdHost, bwdC) + bwdC + act, grad) - s.bwd);
+  const bwd =
+    lead(bwdC) +
+    Math.max(0, Math.max(held(s.bwdHost, bwdC) + bwdC + (serial > 0 ? 0 : act), grad) - s.bwd) +
+    serial;
   const rec =
     recC > 0 ? first + Math.max(0, held(w.recompute * s.fwdHost, recC) + recC - s.rec) : 0;
   return fwd + bwd + rec;

@@ -69,6 +69,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   offloadPasses: DOUBLE_FIELD,
   offloadGradBytes: DOUBLE_FIELD,
   offloadActBytes: DOUBLE_FIELD,
+  offloadActSerialBytes: DOUBLE_FIELD,
   offloadCopyShare: DOUBLE_FIELD,
   offloadGradCopyShare: DOUBLE_FIELD,
   offloadCopyBlocks: false,

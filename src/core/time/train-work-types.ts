@@ -104,6 +104,8 @@ export interface TrainWork {
   offloadGradBytes: number;
   /** Activation offload: checkpoints out in forward (device->host) and back in backward, each way. */
   offloadActBytes: number;
+  /** Of the activation reloads, host->device bytes in series with the backward (offload-work.ts serialReloadBytes). */
+  offloadActSerialBytes: number;
   /** Share of the host link's pinned rate the parameter copies keep (1 pinned; offload-work.ts PAGEABLE_COPY_SHARE). */
   offloadCopyShare: number;
   /** Share of the host link's pinned rate the gradient copies to the host keep (1 pinned; PAGEABLE_COPY_SHARE). */

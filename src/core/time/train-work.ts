@@ -2,7 +2,12 @@
 import './train-work-seed.js'; // first: TrainWork's number fields are doubles from the start
 import { chunkedLossFuses, FRAMEWORKS } from '../memory/frameworks.js';
 import { isFloatDtype } from '../model/dtypes.js';
-import { offloadSizes, PAGEABLE_COPY_SHARE, type OffloadSizes } from './offload-work.js';
+import {
+  offloadSizes,
+  PAGEABLE_COPY_SHARE,
+  serialReloadBytes,
+  type OffloadSizes,
+} from './offload-work.js';
 import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks.js';
 import { gatherCalls } from './zero-collectives.js';
 import { commWork } from './train-comm-work.js';
@@ -562,6 +567,7 @@ export function trainWork(
     offloadPasses: nw.offloadPasses,
     offloadGradBytes: nw.offloadGradBytes,
     offloadActBytes: nw.offloadActBytes,
+    offloadActSerialBytes: t.offloadReloadSerial === true ? serialReloadBytes(m, o, w) : 0,
     offloadCopyShare: t.pageableOffload === true ? PAGEABLE_COPY_SHARE : 1,
     offloadGradCopyShare: t.pageableGradOffload === true ? PAGEABLE_COPY_SHARE : 1,
     // On one rank DeepSpeed's NoGatherHandle copies non_blocking (partition_parameters.py): only the gathers block.
