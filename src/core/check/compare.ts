@@ -14,7 +14,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 342 rows, p90 0.354 (the Soup Llama-3.1-8B LoRA r16 run with Liger's kernels on an H100, +35.3%).
+ * - training: 342 rows, p90 0.346 (whynlp's DeepSpeed TinyLlama on 4 RTX A6000 at batch 8, +34.5%).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
  * - serving: 560 rows, p90 0.560 (IOG-Foundation/llm-inference-benchmarks' DeepSeek-R1-Distill-Qwen-1.5B on an RTX 4090
