@@ -84,15 +84,9 @@ describe('preference objectives: memory by mechanism', () => {
       );
       // Liger's norm and SwiGLU kernels still run: fewer saved activations than without them.
       expect(liger.perGpu.breakdown.activations).toBeLessThan(plain.perGpu.breakdown.activations);
-      // The step times the unfused loss: slower than the SFT step of the same rows under Liger's fused loss.
-      const sft = est({
-        method: 'lora',
-        seq: 2048,
-        batch: 2,
-        framework: 'hf-trainer',
-        liger: true,
-      });
-      expect(liger.time!.stepSeconds).toBeGreaterThan(sft.time!.stepSeconds);
+      // The step times the unfused loss, so it pays no chunked output layer (Liger's fused loss runs the head in
+      // short GEMMs, kernels/liger.ts): Liger's norm and SwiGLU kernels only shorten it.
+      expect(liger.time!.stepSeconds).toBeLessThan(plain.time!.stepSeconds);
     }
     // DPO's trainer runs Liger's fused DPO loss (dpo_trainer.py use_liger_kernel): no whole logits.
     const dpo = { method: 'lora', objective: 'dpo', seq: 2048, framework: 'hf-trainer' };
