@@ -1454,14 +1454,17 @@ const FIELD_BARS = {
   // sgl-project/sglang#1060: two saturated bursts of 1000 on one H100 under SGLang main of August 2024, every step eager
   // (MLA, or --disable-flashinfer, turned the graphs off) with Triton attention, scored before any change:
   // DeepSeek-V2-Lite bf16 with MLA over ShareGPT +157.9% (docs/time-model.md Known misses), Llama-3.1-8B-Instruct
-  // over random prompts up to 8,192 tokens with 8 out +32.2%.
-  'sglang1060 kind:serving engine:sglang': { count: 2, median: 0.951, p90: 1.579 },
+  // over random prompts up to 8,192 tokens with 8 out +32.2%. With the 0.2 line's eager MLA and MoE layer ops
+  // (engines/sglang/memory.ts eagerMlaMoeLayerOps): DeepSeek-V2-Lite +11.4%.
+  'sglang1060 kind:serving engine:sglang': { count: 2, median: 0.218, p90: 0.322 },
   // sgl-project/sglang#1138 and sgl-project/sglang#1281: MLA bursts on the Triton backend of August-September 2024,
   // every step eager, scored before any change: DeepSeek-V2 bf16 over TP 8 on 8x H100 (5000 ShareGPT prompts) +237.5%,
-  // DeepSeek-V2-Lite on one A100 at 128 requests/s +195.9% (docs/time-model.md Known misses).
-  'sglang1138 kind:serving engine:sglang': { count: 2, median: 2.167, p90: 2.375 },
-  // DeepSeek-V2-Lite with --enable-mla on one A100 (3000 prompts) +183.6% and on one H100 (5000 prompts) +201.9%.
-  'sglang1281 kind:serving engine:sglang': { count: 2, median: 1.928, p90: 2.02 },
+  // DeepSeek-V2-Lite on one A100 at 128 requests/s +195.9%; with the 0.2 line's eager MLA and MoE layer ops +54.2% and
+  // +135.7% (docs/time-model.md Known misses).
+  'sglang1138 kind:serving engine:sglang': { count: 2, median: 0.95, p90: 1.358 },
+  // DeepSeek-V2-Lite with --enable-mla on one A100 (3000 prompts) +183.6% and on one H100 (5000 prompts) +201.9%; with
+  // the eager MLA and MoE layer ops +100.2% and +81.5%.
+  'sglang1281 kind:serving engine:sglang': { count: 2, median: 0.909, p90: 1.003 },
   // vllm-project/recipes#443: Ministral-3-8B-Reasoning-2512 BF16 on one MI300X, 100 requests of 1024 in and out at 32 in
   // flight (vllm/vllm-openai-rocm of May 2026): +41.1% (scored before any change).
   'recipes443 kind:serving engine:vllm': { count: 1, median: 0.412, p90: 0.412 },
@@ -1882,8 +1885,9 @@ const ENGINE_BARS = {
   // Marlin MoE launches (time/per-expert-moe.ts): 11.4% / 81.6%. With sgl-project/sglang#9770's GLM-4.5-Air FP8 row on
   // 4x B200 (+68.8%, scored before any change): 158 rows. With sgl-project/sglang#1060's two eager H100
   // bursts (+157.9%, +32.2%, scored before any change): 160 rows. With sgl-project/sglang#1138's and #1281's four eager
-  // MLA bursts (+183.6..+237.5%, scored before any change): 164 rows, p90 87.1%.
-  'serving engine:sglang': { count: 164, median: 0.185, p90: 0.871 },
+  // MLA bursts (+183.6..+237.5%, scored before any change): 164 rows, p90 87.1%; with the 0.2/0.3.0 line's eager MLA and
+  // MoE layer ops (engines/sglang/memory.ts eagerMlaMoeLayerOps): 83.0%.
+  'serving engine:sglang': { count: 164, median: 0.185, p90: 0.831 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

@@ -17,8 +17,8 @@ import type { RunPlan } from '../../schema/measured.js';
  * - training: 331 rows, p90 0.378 (whynlp's DeepSpeed TinyLlama on 4 RTX A6000 at batch 8, +37.8%).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
- * - serving: 556 rows, p90 0.560 (io.net's DeepSeek-R1-Distill-Qwen-1.5B on an RTX 4090 under vLLM 0.8.5, ShareGPT at
- *   32 requests/s, +56.0%).
+ * - serving: 556 rows, p90 0.551 (llm-d/llm-d#1233's Llama-3.3-70B FP8 over TP 8 on 8 MI355X, 32K prompts at 4 in flight,
+ *   +55.1%).
  * - rl: 62 rows, p90 0.323 (WYR186/RLVR's GRPO of Qwen2.5-0.5B-Instruct, full, with transformers generate on an A100,
  *   +32.3%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
