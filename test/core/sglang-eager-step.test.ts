@@ -57,3 +57,39 @@ describe("SGLang's eager extend forward", () => {
     );
   });
 });
+
+// SGLang 0.2/0.3.0's DeepSeek-V2 layer run eagerly (MLA on the Triton backend captures no graph in that line): its
+// absorbed MLA attention and routed MoE block issue more ops than the default layer (SGLANG_MEMORY.eagerMlaMoeLayerOps,
+// counted in the 0.2.13 and 0.3.0 wheels), for a run whose engine_version names a release before the bound.
+describe("SGLang's eager DeepSeek-V2 layer before 0.3.1", () => {
+  const dsv2 = modelFacts(resolveModel('deepseek-ai/DeepSeek-V2-Lite'));
+  const p = SGLANG_MEMORY.eagerMlaMoeLayerOps!;
+  const stepAt = (model: typeof dsv2, batch: number, engineVersion?: string) => {
+    const t = {
+      ...defaultTimeOptions(1),
+      graphMaxBatch: 0,
+      ...(engineVersion === undefined ? {} : { engineVersion }),
+    };
+    return decodeStep(model, optionsAt(batch), t, gpuRates(findGpu('h100-sxm'), t), false)
+      .stepSeconds;
+  };
+
+  it('adds its MLA and MoE layers ops at the eager op price where the host bounds the step', () => {
+    const extra =
+      (dsv2.mlaLayers * p.mlaAttention + dsv2.moeLayers * p.moe) * EAGER_DECODE_OP_SECONDS;
+    expect(dsv2.mlaLayers).toBe(27);
+    expect(dsv2.moeLayers).toBe(26);
+    expect(stepAt(dsv2, 1, '0.3.0') - stepAt(dsv2, 1, '0.3.1')).toBeCloseTo(extra, 6);
+    expect(stepAt(dsv2, 1, '0.2+main-2024-08-13')).toBeCloseTo(stepAt(dsv2, 1, '0.3.0'), 9);
+  });
+
+  it('adds nothing for a later or unnamed release, or for a model without MLA or experts', () => {
+    expect(stepAt(dsv2, 1, '0.3.1')).toBeCloseTo(stepAt(dsv2, 1), 9);
+    expect(stepAt(m, 1, '0.2.13')).toBeCloseTo(stepAt(m, 1), 9);
+  });
+
+  it('never makes a step shorter, at any batch', () => {
+    for (const batch of [1, 8, 64, 256, 1024])
+      expect(stepAt(dsv2, batch, '0.2.13')).toBeGreaterThanOrEqual(stepAt(dsv2, batch, '0.3.1'));
+  });
+});

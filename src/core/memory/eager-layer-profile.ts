@@ -15,6 +15,14 @@ export interface EagerLayerProfile {
    */
   eagerLayerHostSeconds?: number;
   /**
+   * Time: ops an MLA decoder layer's attention and an MoE layer's routed block issue beyond the default count (the
+   * layer's OPS_PER_LAYER_COMPILED and the engine's moeRoutingKernels) in releases before `before`, where the engine
+   * runs the layer eagerly (time/graph-step.ts eagerForwardHostSeconds): the absorbed-MLA forward's copies, bmm and
+   * PyTorch-native rotary, and a torch-native grouped router with the fused-MoE call's own kernels. Read for a run whose
+   * TimeOptions.engineVersion names such a release; absent or a later release: none.
+   */
+  eagerMlaMoeLayerOps?: { before: string; mlaAttention: number; moe: number };
+  /**
    * Time: whether the thread that runs the overlapped scheduler's step work (asyncStepHostSeconds) also issues the
    * step's forward, so that a forward run outside the graphs adds its launches to that work (time/graph-step.ts
    * overlappedHostSeconds). Absent: the longer of the two.

@@ -2,6 +2,7 @@
  * A serving engine's step outside its CUDA graphs: the host's eager launches of a forward (a prefill the engine never
  * captures, a decode batch above the largest it captures), and the batch a captured decode step runs.
  */
+import { releaseAtLeast } from '../compare-releases.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { meanContextOf, moeGroupOf, type EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
@@ -108,6 +109,7 @@ function eagerForwardHostSeconds(
   rows: number,
   call = EAGER_DECODE_OP_SECONDS,
   python = true,
+  t?: TimeOptions,
 ): number {
   const fw = FRAMEWORKS[o.framework];
   const allReduces = o.tp > 1 ? 2 : 0;
@@ -115,8 +117,21 @@ function eagerForwardHostSeconds(
     eagerLayerOps(m, fw, OPS_PER_LAYER_COMPILED, rows) +
     m.layers * allReduces +
     m.moeLayers * (fw.moeRoutingKernels ?? 0) +
-    qkNormKernelCount(m, fw, 2, true);
+    qkNormKernelCount(m, fw, 2, true) +
+    eagerMlaMoeOps(m, o, t);
   return kernels * call + (python ? m.layers * (fw.eagerLayerHostSeconds ?? 0) : 0);
+}
+
+/**
+ * Ops an older release's eager MLA attention and routed MoE block issue beyond the default layer's
+ * (FrameworkProfile.eagerMlaMoeLayerOps), on the MLA layers and the MoE layers; none without a named release before
+ * the profile's bound.
+ */
+function eagerMlaMoeOps(m: ModelFacts, o: EstimateOptions, t: TimeOptions | undefined): number {
+  const p = FRAMEWORKS[o.framework].eagerMlaMoeLayerOps;
+  const v = t?.engineVersion;
+  if (p === undefined || v === undefined || releaseAtLeast(v, p.before)) return 0;
+  return m.mlaLayers * p.mlaAttention + m.moeLayers * p.moe;
 }
 
 /**
@@ -170,6 +185,8 @@ export function overlappedHostSeconds(
   const own = serial
     ? 0
     : loop * ((fw.asyncStepHostSeconds ?? 0) + (fw.asyncSeqHostSeconds ?? 0) * o.batch);
-  const eager = aboveGraphs(o, t, r, o.batch) ? eagerForwardHostSeconds(m, o, o.batch) : 0;
+  const eager = aboveGraphs(o, t, r, o.batch)
+    ? eagerForwardHostSeconds(m, o, o.batch, EAGER_DECODE_OP_SECONDS, true, t)
+    : 0;
   return fw.forwardOnStepThread === true ? own + eager : Math.max(own, eager);
 }

@@ -320,6 +320,22 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // (engines/vllm/eager-ops.ts; assumed for SGLang, calibration/assumed.json): deepspeedai/DeepSpeed#8352 ran both
   // engines eagerly on one H200 host, GPT-2 decoding at 207.7 tok/s under vLLM and 205.1 under SGLang.
   eagerLayerHostSeconds: VLLM_EAGER_LAYER_PYTHON_SECONDS,
+  // DeepSeek-V2's eager decode layer in the 0.2/0.3.0 line (read in the wheels of https://pypi.org/project/sglang/0.3.0/
+  // and 0.2.13, models/deepseek_v2.py `DeepseekV2AttentionMLA.forward`, `DeepseekV2MoE.forward`; their rotary and
+  // FusedMoE are vLLM's, https://pypi.org/project/vllm/0.5.5/). The absorbed MLA attention at decode, kernels: q_proj,
+  // the W_UK bmm, its copy into q_input, kv_a_proj_with_mqa, `.contiguous()` of the latent, kv_a_layernorm, the latent's
+  // copy into k_input; DeepseekScalingRotaryEmbedding.forward (rotary_embedding.py, PyTorch-native): the cos/sin index,
+  // two repeat_interleave (one kernel each at least), then q and k each `x * cos + _rotate_gptj(x) * sin` (neg, stack,
+  // two muls, an add: 5); the two rope copies into q_input/k_input; the KV store and the Triton decode's two stages
+  // (layers/decode_attention.py); the W_UV bmm, the transpose-flatten copy and o_proj: 28, where the default layer's
+  // attention is 6 ops (qkv, rotary, the output's empty, store, attention, o): 22 more. The routed block beyond the
+  // shared expert (the default layer's MLP) and moeRoutingKernels' 4: the gate GEMM; vLLM 0.5.5's `grouped_topk`
+  // (softmax, group max, group topk, zeros_like, scatter_, the mask's expand-reshape copy, bool, invert, masked_fill,
+  // topk: 10); fused_experts' sorted-ids fill and moe_align_block_size, the two fused_moe kernels, silu_and_mul and the
+  // top-k sum (6); the routed scaling multiply and the shared output's add: 19, 15 more. 0.2.13 writes the W_UK bmm
+  // into q_input (out=) and copies W_UV's transpose instead, the same count. From 0.3.1 the MLA path captures CUDA
+  // graphs (sgl-project/sglang#1401) and later releases fuse these ops: not read, so not applied.
+  eagerMlaMoeLayerOps: { before: '0.3.1', mlaAttention: 22, moe: 15 },
   // DeepSeek-V3/R1's extend forward, its calls counted layer by layer for block-FP8 weights on SM100 and Hopper, over TP
   // or DP attention, in the sglang==0.5.6.post1 wheel, and on gfx942 in the 0.5.7 wheel (engines/sglang/
   // extend-kernels.ts); other models take the graph layer's count.
