@@ -3651,9 +3651,9 @@ describe("time model on open-r1's README GRPO command on 8 H100", () => {
 // scored after that change: +15.3%, +10.6%, +50.0%, +58.0% (+15.3%, +76.3%, +317.3%, +711.9% with the 1/cp^2 count).
 // huggingface/trl#6845's Qwen3-0.6B at 4,194,304 tokens over the same harness, a source new to the set scored before any
 // model change: -35.0%. The ring's own merges, accumulators and exchanges then moved the Table 2 rows +58.0/+49.9/+10.2%
-// -> +54.8/+46.7/+7.8% and the TRL rows 0.2-0.8 points slower. SDPA's cuDNN attention, which #6846 names (its first
+// -> +54.8/+46.7/+7.8% and the TRL rows 0.2-0.8 points slower. SDPA's cuDNN attention, which huggingface/trl#6846 names (its first
 // figures fell back to FlashAttention), timed at cuDNN's H100 rate (FlashAttention-3 Figures 5-6) moved the three 1M
-// rows -34.7/-33.7/-33.0% -> +3.3/+3.7/+5.7%. #6845's table prints the same 1M figures, so its 4M row is read as a
+// rows -34.7/-33.7/-33.0% -> +3.3/+3.7/+5.7%. huggingface/trl#6845's table prints the same 1M figures, so its 4M row is read as a
 // cuDNN run too: -35.2% -> +3.5%. docs/time-model.md "Context-parallel attention".
 describe('time model on context-parallel long-sequence rows and a torchtitan issue log', () => {
   const err = Object.fromEntries(cpRows.map((r) => [r.id, r.error]));

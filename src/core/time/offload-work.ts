@@ -116,7 +116,7 @@ export function offloadSizes(
 
 /**
  * Unsloth's offloaded checkpoints read for their reload (unslothai/unsloth-zoo@8bbbd535
- * unsloth_zoo/gradient_checkpointing.py, unchanged from 2025-10-18 until the double buffering of #534): a layer's
+ * unsloth_zoo/gradient_checkpointing.py, unchanged from 2025-10-18 until the double buffering of unslothai/unsloth-zoo#534): a layer's
  * input is offloaded only above MINIMUM_SIZE elements ("Minimum size to enable Unsloth GC is 2MB": 2 MiB of the
  * 16-bit dtype) and never for the last checkpointed layer (LAST_GC_INDEX, after pytorch/torchtune#1443). Forward
  * copies it out on EXTRA_STREAM beside the layer's own compute; backward runs `EXTRA_STREAM.wait_stream(MAIN_STREAM)`,
