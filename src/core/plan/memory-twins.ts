@@ -6,7 +6,7 @@
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { attentionAlike } from '../memory/inference.js';
 import { alikeEstimates, type AlikeEstimates } from '../memory/surface.js';
-import { keptOr } from './view-memo.js';
+import { keptOr } from './kept.js';
 
 /**
  * Per configuration, the index of the first configuration whose options are its own but for the micro-batch and

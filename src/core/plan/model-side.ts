@@ -19,7 +19,8 @@ import { buildRows } from './rows.js';
 import type { AlikeEstimates } from '../memory/surface.js';
 import { leastTrainingGpus } from './objective.js';
 import { newSearchMemo, type SearchMemo } from './search-memo.js';
-import { keptOr, newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
+import { keptOr } from './kept.js';
+import { newViewMemo, searchMemoOf, type ViewMemo } from './view-memo.js';
 
 export interface ModelSide {
   bases: BaseConfig[];

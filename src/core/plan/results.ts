@@ -28,7 +28,8 @@ import { upcastsMxfp4Experts } from '../time/mxfp4-upcast.js';
 import { admittedOr, planServing, queuedAt } from './admitted.js';
 import type { Gpu } from '../../schema/gpu.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { gpuTable, keptOr, type PlanTiming } from './view-memo.js';
+import { keptOr } from './kept.js';
+import { gpuTable, type PlanTiming } from './view-memo.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import {
   OFFLOADS,

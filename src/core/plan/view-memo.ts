@@ -85,22 +85,6 @@ export function searchMemoOf(
   return kept.memo;
 }
 
-/**
- * Entries one table keeps before it starts again (a bound on a long session's memory, not a figure of the
- * model: a few views of the largest shipped scenario's ranked plans and surfaces fit well within it).
- */
-const MAX_ENTRIES = 20_000;
-
-/** `table`'s value for `key`, made by `make` on a miss (the table emptied first when it is full). */
-export function keptOr<V>(table: Map<string, V>, key: string, make: () => V): V {
-  let v = table.get(key);
-  if (v === undefined) {
-    if (table.size >= MAX_ENTRIES) table.clear();
-    table.set(key, (v = make()));
-  }
-  return v;
-}
-
 /** The table of `gpu` in `byGpu`, made empty on first use. */
 export function gpuTable<V>(byGpu: WeakMap<Gpu, Map<string, V>>, gpu: Gpu): Map<string, V> {
   let t = byGpu.get(gpu);
