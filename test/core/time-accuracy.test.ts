@@ -1923,7 +1923,7 @@ const ENGINE_BARS = {
   // 4x B200 (+68.8%, scored before any change): 158 rows. With sgl-project/sglang#1060's two eager H100
   // bursts (+157.9%, +32.2%, scored before any change): 160 rows. With AMD-AGI/Magpie#88's two Qwen3-Coder-480B rows on
   // 4x MI355X (FP8 -21.5%, MXFP4 -7.7%, scored before any change): 162 rows. With GPUStack's two GLM-4.5-Air ShareGPT
-  // bursts over TP 4 (+46.6%, +34.4%, scored before any change): 164 rows. With sgl-project/sglang#1138's and #1281's
+  // bursts over TP 4 (+46.6%, +34.4%, scored before any change): 164 rows. With sgl-project/sglang#1138's and sgl-project/sglang#1281's
   // four eager MLA bursts (+183.6..+237.5%, scored before any change): 168 rows; with the 0.2/0.3.0 line's eager MLA and
   // MoE layer ops (engines/sglang/memory.ts eagerMlaMoeLayerOps): 86.2% (the test's p90).
   'serving engine:sglang': { count: 168, median: 0.185, p90: 0.863 },
