@@ -20,11 +20,22 @@ import { shapeFactor } from '../../src/core/time/shape.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
+/** One configuration of VeOmni#460's H100 table. */
+interface FusedMoeCase {
+  tokens: number;
+  hidden: number;
+  ffn: number;
+  experts: number;
+  topK: number;
+  /** "Torch Fused MoE" forward, ms. */
+  ms: number;
+}
+
 /** VeOmni#460's H100 table: tokens, hidden, expert width, experts, top-k, "Torch Fused MoE" forward (ms). */
-const VEOMNI_H100_TORCH_FUSED_MOE = [
+const VEOMNI_H100_TORCH_FUSED_MOE: readonly FusedMoeCase[] = [
   { tokens: 32768, hidden: 2048, ffn: 768, experts: 128, topK: 8, ms: 10.218 },
   { tokens: 32768, hidden: 2048, ffn: 512, experts: 512, topK: 10, ms: 11.411 },
-] as const;
+];
 
 // torch_fused_moe_forward's passes outside its grouped calls (counted in the header above).
 const HIDDEN_PASSES_PER_ROW = 12;
@@ -34,7 +45,7 @@ const rates = gpuRates(findGpu('h100-sxm'), defaultTimeOptions(1));
 const grouped = { groupedMm: { fwdCalls: 3, bwdCalls: 6, groups: 128 }, groupedMmBf16: true };
 
 /** The model's time of that forward: grouped GEMMs at the Hopper grouped rate, the rest at the memory rate. */
-function modelledForwardSeconds(c: (typeof VEOMNI_H100_TORCH_FUSED_MOE)[number]): number {
+function modelledForwardSeconds(c: FusedMoeCase): number {
   const rows = c.tokens * c.topK;
   const gemmFlops = 2 * rows * c.hidden * c.ffn * 3;
   const rate = groupedExpertRate(grouped, rates, rates.gemm16) * shapeFactor(rows, c.ffn);
@@ -71,7 +82,7 @@ describe("torch._grouped_mm's rate on Hopper against VeOmni's H100 MoE forward",
         fc.integer({ min: 256, max: 65536 }),
         fc.integer({ min: 1, max: 4096 }),
         (tokens, extra) => {
-          const c = VEOMNI_H100_TORCH_FUSED_MOE[0];
+          const c = VEOMNI_H100_TORCH_FUSED_MOE[0]!;
           const a = modelledForwardSeconds({ ...c, tokens });
           const b = modelledForwardSeconds({ ...c, tokens: tokens + extra });
           expect(b).toBeGreaterThan(a);
