@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -496,8 +496,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.35);
   });
 
-  it('scores every scorable case (1184: 1170 out of sample, 14 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1184);
+  it('scores every scorable case (1200: 1186 out of sample, 14 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1200);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -912,6 +912,10 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^inferencex1276-/, 'inferencex1276'],
   [/^amverified-/, 'amverified'],
   [/^sglcb-/, 'sglcb'],
+  [/^systalyze-/, 'systalyze'],
+  [/^recipes112-/, 'recipes112'],
+  [/^vllm40838-/, 'vllm40838'],
+  [/^gpsq235a100-/, 'gpsq235a100'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1548,11 +1552,24 @@ const FIELD_BARS = {
   // sgl-project/sgl-cookbook's MiniMax-M2.5 H100 page: FP8 over TP 8 with EP 8 on 8x H100, SGLang 0.5.9, mean TPOT at one
   // request of 1000/1000 random: +0.4% (scored before any change).
   'sglcb kind:serving engine:sglang': { count: 1, median: 0.005, p90: 0.005 },
+  // systalyze/vllm-benchmarks: the stock BF16 baselines of vLLM 0.27.1, one replica a GPU, at the capacity plateau of a
+  // Poisson rate sweep (lognormal lengths, mean 4426 in / 231 out), read as saturated bursts of 512: Qwen3-32B and
+  // Nemotron-3-Nano on an H200 -1.5%, +17.9%; on an RTX PRO 6000 -29.9%, -15.3% (scored before any change).
+  'systalyze kind:serving engine:vllm': { count: 4, median: 0.166, p90: 0.3 },
+  // vllm-project/recipes#112: MiniMax-M2 FP8 over TP 4 on H100, 100 requests of 2048 in at 10 in flight, the image's
+  // DeepGEMM build and VLLM_USE_DEEP_GEMM=0: TPOT +92.6% / -2.0%, throughput +106.9% / +5.2% (scored before any change).
+  'recipes112 kind:serving engine:vllm': { count: 4, median: 0.49, p90: 1.069 },
+  // vllm-project/vllm#40838: gpt-oss-120b over TP 4 on H200 at 300 in flight, v0.16.0 +31.2% and v0.17.0 +58.3% (the
+  // issue's regression; scored before any change).
+  'vllm40838 kind:serving engine:vllm': { count: 2, median: 0.448, p90: 0.583 },
+  // The GPUStack lab's Qwen3-235B-A22B page for A100 (vLLM v0.11.0): bf16 over TP 8 and the FP8 checkpoint (Marlin)
+  // over TP 4, bursts of ShareGPT and random 128 / 2K / 4K prompts: +16.6..+44.0%, every one fast (scored before any change).
+  'gpsq235a100 kind:serving engine:vllm': { count: 6, median: 0.342, p90: 0.44 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 678 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(679);
+  it('scores the 694 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(695);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1884,8 +1901,11 @@ const ENGINE_BARS = {
   // before any change): 396 rows. With vllm-project/recipes#476's Ministral-3-3B FP8 closed loop on one MI300X (+50.1%)
   // and SemiAnalysisAI/InferenceX#1276's three MiniMax-M2.5 FP8 rows on 2x MI355X (+6.8..+24.7%), scored before any
   // change: 400 rows, 12.5% / 50.1%. With AccelMark's three verified vLLM 0.7.3 rows on one H100 (-57.0..-22.4%, scored
-  // before any change): 403 rows.
-  'serving engine:vllm': { count: 403, median: 0.126, p90: 0.52 },
+  // before any change): 403 rows. With systalyze/vllm-benchmarks' four capacity bursts (-29.9..+17.9%),
+  // vllm-project/recipes#112's four MiniMax-M2 rows (-2.0..+106.9%) and vllm-project/vllm#40838's two gpt-oss-120b loops
+  // (+31.2%, +58.3%), scored before any change, and the GPUStack lab's six Qwen3-235B-A22B bursts on A100
+  // (+16.6..+44.0%, scored before any change): 419 rows.
+  'serving engine:vllm': { count: 419, median: 0.128, p90: 0.52 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -1974,7 +1994,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-)/;
+      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
