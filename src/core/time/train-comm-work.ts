@@ -1,6 +1,7 @@
 /** Bytes each rank moves over links per step of a training micro-batch (train-work.ts trainWork). */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { gradReduceElementBytes } from '../memory/trainable-width.js';
+import { trainableSet } from '../model/trainable.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
@@ -57,6 +58,7 @@ export function commWork(
     gradReduceBytes:
       zeroRanks > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
     gradReducePerMicro: zero >= 2,
+    lastBucketEmbedBytes: zeroRanks > 1 ? ddpEmbeddingBucketBytes(m, o, gradDtype, tp) : 0,
     paramGatherAfterStep:
       zeroRanks > 1 && (zero === 1 || zero === 2) ? (trainable / shard) * 2 * wire(zeroRanks) : 0,
     offloadBytes,
@@ -67,4 +69,24 @@ export function commWork(
     tpCalls,
     tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
   };
+}
+
+/**
+ * The input embedding's gradient in torch DDP's last bucket, 0 where it does not train or DDP does not reduce it.
+ * DDP's Reducer buckets the parameters in reverse registration order, at most bucket_cap_mb (25 MB) a bucket, a larger
+ * tensor closing the bucket it joins (torch/nn/parallel/distributed.py `_compute_bucket_assignment_by_size`), and after
+ * the first step rebuilds them in the order their gradients became ready (reducer.cpp `rebuild_buckets`); it launches
+ * the buckets' all-reduces in bucket order (reducer.cpp `mark_bucket_ready`). The embedding is the model's first op, so
+ * its weight's AccumulateGrad fires last in backward (a tied output head's gradient waits for it: one tensor): the last
+ * bucket holds the whole vocab x hidden gradient and starts only when backward ends.
+ */
+function ddpEmbeddingBucketBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  gradDtype: number,
+  tp: number,
+): number {
+  const reducer = (FRAMEWORKS[o.framework].gradReduce?.unsharded ?? 'grad') === 'grad';
+  if (o.zero !== 0 || !reducer || !trainableSet(o).embed) return 0;
+  return (m.vocab * m.hidden * gradDtype) / tp;
 }

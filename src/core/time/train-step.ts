@@ -398,12 +398,13 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     Math.max(0, overlapT - busy) +
     (w.gatherBytes > 0 ? gatherT / w.layers : 0) +
     Math.min(overlapT, busy) * NCCL_SM_SHARE;
-  // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket.
+  // DDP: one all-reduce per step, overlapped with the last micro-batch's backward except the last bucket (under
+  // torch DDP it also holds the input embedding's gradient, ready only when backward ends: lastBucketEmbedBytes).
   const stepComm = w.gradReducePerMicro ? 0 : gradT;
   s.exposedStep =
     w.gradReduceBytes > 0 && !w.gradReducePerMicro
       ? Math.max(0, stepComm - s.bwd) +
-        Math.min(stepComm, LAST_BUCKET_BYTES / dpLink) +
+        Math.min(stepComm, (LAST_BUCKET_BYTES + w.lastBucketEmbedBytes) / dpLink) +
         allReduceLatency +
         Math.min(stepComm, s.bwd) * NCCL_SM_SHARE
       : 0;

@@ -59,6 +59,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fsdpCopyReduceBytes: DOUBLE_FIELD,
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
+  lastBucketEmbedBytes: DOUBLE_FIELD,
   serialComm: false,
   fwdGatherSerial: false,
   zeroReduces: DOUBLE_FIELD,

@@ -77,6 +77,8 @@ export interface TrainWork {
   pagedWorkingBytes: number; // of them, the largest parameter's: all the fit counts on the device
   gradReduceBytes: number; // per step (DDP) or per micro-batch (ZeRO-2/3) per GPU, on the wire
   gradReducePerMicro: boolean;
+  /** torch DDP's last bucket beyond its 25 MB cap: the input embedding's gradient (train-comm-work.ts). */
+  lastBucketEmbedBytes: number;
   /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
   serialComm: boolean;
   /** A pass's parameter gathers run in series with its compute in forward (train-work.ts forwardGathersInSeries). */

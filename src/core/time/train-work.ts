@@ -557,6 +557,7 @@ export function trainWork(
     fsdpCopyReduceBytes: nw.fsdpCopyReduceBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
+    lastBucketEmbedBytes: nw.lastBucketEmbedBytes,
     serialComm: t.serialComm === true && o.zero >= 2,
     fwdGatherSerial: forwardGathersInSeries(o, t, nw.gatherPassBytes, ew.loopOps),
     zeroReduces: w.zeroRanks > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
