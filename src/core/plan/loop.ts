@@ -6,7 +6,7 @@ import { onCapacity } from '../memory/surface.js';
 import { mxfp4UpcastBytes } from './mxfp4-upcast-fit.js';
 import { poolStartShort } from '../memory/inference.js';
 import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
-import { objectiveStep, objectiveWork, type ObjectiveWork } from '../time/objective.js';
+import { objectiveStep, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
 import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
 import { countFreeWork, type CountFreeWork } from '../time/train-work.js';
@@ -58,7 +58,7 @@ import {
 } from './context.js';
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
 import { CountedPlans, DistinctPlans, type PlanCount } from './distinct.js';
-import { PolicyWorks } from './policy-works.js';
+import { ObjectiveWorks } from './objective-works.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { REASONS } from './types.js';
 
@@ -225,7 +225,7 @@ function trainableOf(
 /** The row's timing facts (made once, on its first fitting GPU option). */
 function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   if (f.timed) return f.timed;
-  const { ctx, lim, policies } = L;
+  const { ctx, lim, objectives } = L;
   const { rows, P } = ctx;
   const o = f.o;
   const variant = ctx.variants[rows.variant[r]!]!;
@@ -252,20 +252,15 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
     tps: lim.training ? null : tpsTableOf(ctx.facts, options, PLAN_DECODE_TIME),
     work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees) : null,
     objective: rl
-      ? objectiveWork(
+      ? objectives.of(
           ctx.facts,
           options,
           tOpts,
           P.total,
-          policies.of(
-            ctx.facts,
-            options,
-            tOpts,
-            rows.base[r]!,
-            rows.variant[r]!,
-            rows.offload[r]!,
-            rows.accum[r]!,
-          ),
+          rows.base[r]!,
+          rows.variant[r]!,
+          rows.offload[r]!,
+          rows.accum[r]!,
         )
       : null,
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
@@ -333,8 +328,11 @@ export interface Loop {
   wall: NodeWatts;
   keys: RankKeys;
   cand: Objectives;
-  /** Preference / RL rows: the policy's work, shared by rows that differ only in the rollout. */
-  policies: PolicyWorks;
+  /**
+   * Preference / RL rows: the objective's work, shared by rows alike but for vLLM's colocated share, and its policy's,
+   * by rows that differ only in the rollout.
+   */
+  objectives: ObjectiveWorks;
   /** Training rows: the CountFreeWork of each countFreeKey met (rowWork). */
   frees: Map<number, CountFreeWork>;
   /** Training rows: trainable parameters by configuration and engine variant (trainableOf). */
@@ -677,7 +675,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
       tps: DOUBLE_FIELD,
       makeHours: DOUBLE_FIELD,
     },
-    policies: new PolicyWorks(ctx.bases),
+    objectives: new ObjectiveWorks(ctx.bases),
     frees: freesOf(ctx),
     trainables: ctx.memo.trainables,
   };

@@ -177,8 +177,11 @@ export function fleetLimits(input: PlanInput): FleetLimits {
  */
 const replicaVar = (i: number) => `n_${String(i).padStart(2, '0')}`;
 
-/** The fleet MIP: maximise tokens/s over integer replica counts under budget, GPU cap and inventory. */
-function fleetModel(
+/**
+ * The fleet MIP: maximise tokens/s over integer replica counts under budget, GPU cap and inventory. Built here, so
+ * solveMip takes it as trusted (no schema check): test/core/fleet-model.test.ts holds its models to the MIP schema.
+ */
+export function fleetModel(
   candidates: readonly FleetCandidate[],
   limits: FleetLimits,
 ): MipModel | { unbounded: true } {
@@ -267,7 +270,11 @@ export async function chooseFleet(
     );
   // HiGHS with a node limit: jsLP's only limit is wall-clock, so on a loaded machine it could stop early and
   // hand a different incumbent to the fallback (the fleet answer must not depend on load).
-  const r = await solveMip(model, { backend: 'highs', timeLimitMs: opts.timeLimitMs });
+  const r = await solveMip(model, {
+    backend: 'highs',
+    timeLimitMs: opts.timeLimitMs,
+    trusted: true,
+  });
   const demand = limits.requestsPerSecond ?? null;
   if (r.status === 'infeasible')
     return empty(

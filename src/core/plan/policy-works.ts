@@ -40,7 +40,8 @@ export class PolicyWorks {
     this.classes = new Int32Array(bases.length).fill(-1);
   }
 
-  private classOf(bi: number): number {
+  /** Configuration `bi`'s policy class: configurations whose policyOptions agree but for GPUs share one. */
+  classOf(bi: number): number {
     const known = this.classes[bi]!;
     if (known >= 0) return known;
     const o = this.bases[bi]!.options;

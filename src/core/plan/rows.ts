@@ -29,6 +29,7 @@ import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
+import { alikeBut } from './alike.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { ShapeVerdicts } from './search-memo.js';
 import {
@@ -538,26 +539,6 @@ function launchGroupsOf(
     if (like === undefined) firsts.push(bi);
   }
   return out;
-}
-
-const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
-  a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** Whether `a` and `b` have the same keys with like values (arrays element by element) but for `skip`. */
-function alikeBut(a: EstimateOptions, b: EstimateOptions, skip: ReadonlySet<string>): boolean {
-  const ra = a as unknown as Record<string, unknown>;
-  const rb = b as unknown as Record<string, unknown>;
-  let keys = 0;
-  for (const k in ra) {
-    if (skip.has(k)) continue;
-    const x = ra[k];
-    const y = rb[k];
-    if (!(k in rb)) return false;
-    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
-    keys++;
-  }
-  for (const k in rb) if (!skip.has(k)) keys--;
-  return keys === 0;
 }
 
 /**

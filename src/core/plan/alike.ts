@@ -1,0 +1,26 @@
+/** Comparing configurations' options field by field (plain data: primitives and arrays of primitives). */
+import type { EstimateOptions } from '../../schema/estimate.js';
+
+const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Whether `a` and `b` have the same keys with like values (arrays element by element) but for `skip`. */
+export function alikeBut(
+  a: EstimateOptions,
+  b: EstimateOptions,
+  skip: ReadonlySet<string>,
+): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  let keys = 0;
+  for (const k in ra) {
+    if (skip.has(k)) continue;
+    const x = ra[k];
+    const y = rb[k];
+    if (!(k in rb)) return false;
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+    keys++;
+  }
+  for (const k in rb) if (!skip.has(k)) keys--;
+  return keys === 0;
+}
