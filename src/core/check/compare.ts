@@ -19,12 +19,11 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ops, -21.1%).
  * - serving: 569 rows, p90 0.571 (Database Mart's Qwen2.5-3B-Instruct on an RTX 4090 under vLLM, an offline batch of
  *   300, +57.1%).
- * - rl: 65 rows, p90 0.323 (WYR186/RLVR's GRPO of Qwen2.5-0.5B-Instruct, full, with transformers generate on an A100,
- *   +32.3%).
+ * - rl: 75 rows, p90 0.309 (the T4x2 DPO of TinyLlama LoRA over ZeRO-2 with bucketed reductions, dpodist, -30.9%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.36, decode: 0.22, serving: 0.58, rl: 0.34 } as const;
+export const TIME_UNCERTAINTY = { training: 0.36, decode: 0.22, serving: 0.58, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
