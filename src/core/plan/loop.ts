@@ -308,6 +308,8 @@ export interface Loop {
   twinTm: Timing;
   /** The hours of a twin pair's first row by GPU option and level (h * MAX_LEVELS + l), NaN where it did not fit. */
   pairHours: Float64Array;
+  /** The row whose hours L.pairHours holds (-1: none). */
+  pairOf: number;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -520,12 +522,13 @@ function overEveryCircuit(L: Loop, f: RowFacts, r: number, h: number): boolean {
 /**
  * Whether the current row's Liger twin (L.twinRow) runs on GPU option `h` and fits it: the Liger row never needs more
  * memory, but the row without Liger may not fit where its twin does. The pair's first row met it already (its
- * hours, L.pairHours); the second is checked here, its facts kept for its own turn (runLoop).
+ * hours, L.pairHours, where no other pair's first row came between); else it is checked here, its facts kept for
+ * its own turn (runLoop).
  */
 function twinOn(L: Loop, r: number, h: number): boolean {
   const p = L.twinRow;
   if (p < 0) return false;
-  if (p < r) return !Number.isNaN(L.pairHours[h * MAX_LEVELS]!);
+  if (p < r && L.pairOf === p) return !Number.isNaN(L.pairHours[h * MAX_LEVELS]!);
   let tw = L.twinFacts.get(p);
   if (!tw) L.twinFacts.set(p, (tw = rowFactsOf(L.ctx, p)));
   return hardwareGate(L.t, tw, h) < 0 && fitsMemory(L, tw, p, h, true);
@@ -538,7 +541,7 @@ function twinOn(L: Loop, r: number, h: number): boolean {
 function slowerThanTwin(L: Loop, r: number, h: number, l: number, hours: number): boolean {
   const { ctx, lim, t } = L;
   const p = L.twinRow;
-  if (p < r) return L.pairHours[h * MAX_LEVELS + l]! * (1 + NEAR_TIE) < hours;
+  if (p < r && L.pairOf === p) return L.pairHours[h * MAX_LEVELS + l]! * (1 + NEAR_TIE) < hours;
   const tw = L.twinFacts.get(p)!;
   const rate = t.rates[h * MAX_LEVELS + l]!;
   const spot = t.isSpot[h] === 1;
@@ -653,6 +656,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     twinRow: -1,
     twinTm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     pairHours: new Float64Array(t.H * MAX_LEVELS),
+    pairOf: -1,
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;
@@ -662,7 +666,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     const f = L.twinFacts.get(r) ?? rowFactsOf(ctx, r);
     // LoRA/QLoRA rows only: a full fine-tune's Liger twins are both ranked (Liger saves the logits' memory there).
     L.twinRow = f.o.method === 'full' ? -1 : twinRowOf(rows, L.twins, r);
-    if (L.twinRow > r) L.pairHours.fill(NaN);
+    if (L.twinRow > r) {
+      L.pairHours.fill(NaN);
+      L.pairOf = r;
+    }
     for (let h = 0; h < t.H; h++) {
       const nl = t.nLevels[h]!;
       st.candidates += nl;
@@ -674,7 +681,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
       if (!fitsMemory(L, f, r, h)) continue;
       evalLevels(L, f, r, h);
     }
-    if (L.twinRow >= 0 && L.twinRow < r) L.twinFacts.delete(r);
+    if (L.twinRow >= 0 && L.twinRow < r) {
+      L.twinFacts.delete(r);
+      L.twinFacts.delete(L.twinRow);
+    }
   }
   return st;
 }
