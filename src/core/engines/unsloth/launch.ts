@@ -201,6 +201,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       );
   }
   notes.push(...planNotes(o));
+  if (isAdapter(o)) notes.push(UNSLOTH_RECIPE_NOTE);
   if (o.objective === 'grpo')
     notes.push(
       "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
@@ -267,6 +268,10 @@ const perRankScript = (script: string): string =>
  * launchers (launch/common.ts loraAlpha).
  */
 const unslothLoraAlpha = (r: number): number => r;
+
+/** The launch README's note naming where unslothLoraAlpha and sftConfig's scheduler and weight decay come from. */
+const UNSLOTH_RECIPE_NOTE =
+  "lora_alpha = r, lr_scheduler_type linear (cosine for GRPO), weight_decay 0.001 (0.0 for preference objectives): Unsloth's notebooks (unslothai/notebooks@bdda2efc nb/Llama3.1_(8B)-Alpaca.ipynb, nb/Llama3.1_(8B)-GRPO.ipynb, nb/Zephyr_(7B)-DPO.ipynb)";
 
 /** A checkpoint with a vision tower (its config has a vision_config). */
 const hasTower = (arch: LaunchPlan['arch']): boolean =>
