@@ -2,6 +2,7 @@
 // Liger's output layer runs in chunks of rows (kernels/liger.ts ligerChunkGemmSlowdown), which can outweigh its fused
 // kernels on a small model with a large vocabulary at short micro-batches; the planner keeps whichever twin the time
 // model says is faster, or both within the tie band (context.ts NEAR_TIE).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { buildEstimate } from '../../src/core/estimate.js';
@@ -14,11 +15,11 @@ import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.
 import { scenarioSchema } from '../../src/schema/scenario.js';
 
 /** A LoRA of Llama 3.2 1B (a 128,256-token vocabulary over 2,048 hidden) on one `gpu` with hf-trainer, one sample a step. */
-function lora1b(gpu: string) {
+function lora1b(gpu: string, model = 'llama-3.2-1b', seq = 512, globalBatch = 1) {
   const s = scenarioSchema.parse({
     name: 'liger-twins',
-    model: 'llama-3.2-1b',
-    job: { kind: 'fine-tune', methods: ['lora'], seq: 512, globalBatch: 1, datasetTokens: 1e7 },
+    model,
+    job: { kind: 'fine-tune', methods: ['lora'], seq, globalBatch, datasetTokens: 1e7 },
     hardware: { owned: [{ gpu, count: 1 }], counts: { min: 1, max: 1 } },
     search: { engines: ['hf-trainer'], optimizers: ['adamw'], attention: ['sdpa'] },
   });
@@ -82,5 +83,26 @@ describe('Liger twins of LoRA plans', () => {
     }
     // Twins within the band are both kept (on the RTX 3090 and T4 some are).
     expect(pairs).toBeGreaterThan(0);
+  });
+
+  it('for any small model, GPU and sequence, listed twins are within the tie band (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('llama-3.2-1b', 'qwen3-0.6b', 'gemma-2-2b', 'qwen3-1.7b'),
+        fc.constantFrom('rtx-3090', 'rtx-4090', 't4', 'a100-80gb', 'h100-sxm', 'l4'),
+        fc.constantFrom(256, 512, 1024),
+        fc.constantFrom(1, 4),
+        (model, gpu, seq, globalBatch) => {
+          const r = lora1b(gpu, model, seq, globalBatch);
+          for (const { liger, plain } of twinPairs(r.plans)) {
+            expect(liger.time.hours).toBeLessThanOrEqual(plain.time.hours * (1 + NEAR_TIE) + 1e-12);
+            expect(plain.time.hours).toBeLessThanOrEqual(liger.time.hours * (1 + NEAR_TIE) + 1e-12);
+          }
+          const pruned = r.pruned.reduce((n, p) => n + p.count, 0);
+          expect(pruned + r.searched.feasible).toBe(r.searched.candidates);
+        },
+      ),
+      { numRuns: 12 },
+    );
   });
 });
