@@ -315,6 +315,7 @@ const exportedPlanSchema = z.object({
   scenario: z.object({
     model: z.string(),
     haveCheckpoints: z.array(z.enum(WEIGHT_DTYPES)).optional(),
+    trainTokens: z.number().positive().optional(),
   }),
   plans: z.array(
     z.object({
@@ -369,7 +370,8 @@ export function runLaunchFromPlan(file: string, planArg: unknown, lf: LaunchFlag
     arch,
     modelRepo(arch) ?? modelRefOf(spec),
     gpus[n - 1],
-    undefined,
+    // The tokens the scenario planned (plan --json's scenario.trainTokens): torchtitan's training.steps reads them.
+    scenario.trainTokens,
     scenario.haveCheckpoints,
   );
   if (overGpu(input))

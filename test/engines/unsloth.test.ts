@@ -53,7 +53,7 @@ describe('emitUnsloth', () => {
     });
     expect(args.get_peft_model).toMatchObject({
       r: 32,
-      lora_alpha: 64,
+      lora_alpha: 32, // Unsloth's notebooks write lora_alpha = r
       lora_dropout: 0,
       target_modules: ['q_proj', 'k_proj', 'v_proj', 'o_proj'],
       use_gradient_checkpointing: 'unsloth',
@@ -66,6 +66,9 @@ describe('emitUnsloth', () => {
       bf16: true,
       fp16: false,
       padding_free: false,
+      // Unsloth's SFT notebooks (unslothai/notebooks@bdda2efc nb/Llama3.1_(8B)-Alpaca.ipynb).
+      lr_scheduler_type: 'linear',
+      weight_decay: 0.001,
     });
     expect(args.sft_config).not.toHaveProperty('max_seq_length');
     expect(args.sft_config).not.toHaveProperty('warmup_ratio');

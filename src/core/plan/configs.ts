@@ -398,11 +398,10 @@ export interface Variant {
   optimizerInBackward: boolean;
   liger: boolean;
   /**
-   * Without Liger on an engine that searches a Liger twin: skipped for LoRA/QLoRA, where the twin never uses
-   * more memory (the frozen output layer gets no weight gradient: kernels/liger.ts) and is slower only by its
-   * output layer run in chunks of rows (kernels/liger.ts ligerChunkGemmSlowdown), which its fused kernels outweigh
-   * but for a head large against the model at short micro-batches; the row is not ranked there either (an
-   * approximation: docs/assumptions.md), test/properties.test.ts checks both bounds.
+   * Without Liger on an engine that searches a Liger twin. For LoRA/QLoRA the twin never uses more memory (the frozen
+   * output layer gets no weight gradient: kernels/liger.ts) but can be slower, its output layer run in chunks of rows
+   * (kernels/liger.ts ligerChunkGemmSlowdown): the search times both rows and keeps the faster candidate, or both
+   * within the tie band (plan/liger-twins.ts, loop.ts slowerThanTwin).
    */
   ligerTwin: boolean;
   /** Unsloth's tiled MLP on (engines whose profile loads it: memory/activations.ts mlpTileBytes). */

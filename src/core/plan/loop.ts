@@ -8,9 +8,9 @@ import { poolStartShort } from '../memory/inference.js';
 import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
 import { objectiveStep, type ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
-import { trainStep, trainWork, type GpuRates, type TrainWork } from '../time/index.js';
-import { countFreeWork, type CountFreeWork } from '../time/train-work.js';
-import type { TimeOptions } from '../../schema/time.js';
+import { trainStep, type GpuRates, type TrainWork } from '../time/index.js';
+import type { CountFreeWork } from '../time/train-work.js';
+import { freesOf, rowWork } from './row-work.js';
 import { pagedSpills } from '../time/paged-migration.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
@@ -42,6 +42,7 @@ import {
   FLASH,
   FP8,
   MAX_LEVELS,
+  NEAR_TIE,
   PLAN_DECODE_TIME,
   foldedIntoKept,
   notBetterThanWorst,
@@ -57,10 +58,13 @@ import {
   timeOptionsOf,
 } from './context.js';
 import type { Ctx, HwTable, Kept, Limits, LoopState, Objectives, RankKeys } from './context.js';
-import { CountedPlans, DistinctPlans, type PlanCount } from './distinct.js';
+
+export { emptyLoopState } from './loop-state.js';
+import { CountedPlans, DistinctPlans } from './distinct.js';
+import { emptyLoopState, wattsTellCounts } from './loop-state.js';
+import { ligerTwinVariants, twinRowOf } from './liger-twins.js';
 import { ObjectiveWorks } from './objective-works.js';
 import { DOUBLE_FIELD } from '../double-field.js';
-import { REASONS } from './types.js';
 
 /** What one row (configuration x layout) brings to every GPU option it is tried on. */
 interface RowFacts {
@@ -154,49 +158,6 @@ function rowFactsOf(ctx: Ctx, r: number): RowFacts {
     makeGpuHours: ctx.makeGpuHours[bi]!,
     timed: null,
   };
-}
-
-/**
- * The rows whose options differ only in the GPU count (and whose time options only in grad-accum): same
- * configuration, engine variant, TP, PP, ZeRO stage and offload. A number, or -1 outside the packed ranges.
- */
-function countFreeKey(rows: Ctx['rows'], r: number): number {
-  const tp = rows.tp[r]!;
-  const pp = rows.pp[r]!;
-  const v = rows.variant[r]!;
-  if (tp >= 1024 || pp >= 1024 || v < 0 || v >= 128 || rows.offload[r]! >= 8) return -1;
-  return (
-    ((((rows.base[r]! * 128 + v) * 1024 + tp) * 1024 + pp) * 4 + rows.zero[r]!) * 8 +
-    rows.offload[r]!
-  );
-}
-
-/**
- * The CountFreeWork by countFreeKey of the search's time options, from the model side's memo: rowWork passes
- * timeOptionsOf(ctx, 0, 1, accum), whose fields but grad-accum (which a count-free part does not read:
- * countFreeKey) file the map, so searches on other hardware (its first option's node size) keep their own.
- */
-function freesOf(ctx: Ctx): Map<number, CountFreeWork> {
-  // JSON leaves out a key whose value is undefined: the time options less grad-accum.
-  const key = JSON.stringify({ ...timeOptionsOf(ctx, 0, 1, 1), gradAccum: undefined });
-  let frees = ctx.memo.frees.get(key);
-  if (!frees) ctx.memo.frees.set(key, (frees = new Map()));
-  return frees;
-}
-
-/** The row's training work, its CountFreeWork shared with the rows of the same countFreeKey (`frees`). */
-function rowWork(
-  ctx: Ctx,
-  r: number,
-  options: EstimateOptions,
-  tOpts: TimeOptions,
-  frees: Map<number, CountFreeWork>,
-): TrainWork {
-  const key = countFreeKey(ctx.rows, r);
-  if (key < 0) return trainWork(ctx.facts, options, tOpts);
-  let free = frees.get(key);
-  if (!free) frees.set(key, (free = countFreeWork(ctx.facts, options, tOpts)));
-  return trainWork(ctx.facts, options, tOpts, undefined, undefined, free);
 }
 
 /**
@@ -337,6 +298,16 @@ export interface Loop {
   frees: Map<number, CountFreeWork>;
   /** Training rows: trainable parameters by configuration and engine variant (trainableOf). */
   trainables: Map<number, number>;
+  /** Per engine variant, its Liger twin's (liger-twins.ts ligerTwinVariants); the facts of pairs' second rows. */
+  twins: Int8Array;
+  twinFacts: Map<number, RowFacts>;
+  /** The current row's Liger twin row (twinRowOf; -1: none) and its timing scratch. */
+  twinRow: number;
+  twinTm: Timing;
+  /** The hours of a twin pair's first row by GPU option and level (h * MAX_LEVELS + l), NaN where it did not fit. */
+  pairHours: Float64Array;
+  /** The row whose hours L.pairHours holds (-1: none). */
+  pairOf: number;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -351,8 +322,8 @@ function deferredInto(ctx: Ctx, r: number, f: RowFacts): void {
   f.start = mem.start[mi]!;
 }
 
-/** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise. */
-function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
+/** Whether the row fits the GPU option's memory and the node's host RAM; prunes it otherwise (unless `quiet`). */
+function fitsMemory(L: Loop, f: RowFacts, r: number, h: number, quiet = false): boolean {
   const { st, lim, t } = L;
   const nl = t.nLevels[h]!;
   const capacity = t.capBytes[h]!;
@@ -363,7 +334,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const device = onCapacity(f.device, f.share, f.floor, t.gpuBytes[h]!) + upcast;
   if (device > capacity && !poolAdmits(L, f, r, h)) {
     const score = device / capacity + f.count * 1e-6;
-    prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
+    if (!quiet) prune(st, REASON.oom, nl, r, h, 0, device - capacity, capacity, score);
     return false;
   }
   // A paged-pool server starts only where its pool fraction of the GPU holds its start budget, a colocated
@@ -372,7 +343,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const short =
     f.start > 0 ? startShort(L, upcast > 0 ? { ...f, start: f.start + upcast } : f, r, gpu) : 0;
   if (short > 0) {
-    prune(st, REASON.oom, nl, r, h, 0, short - gpu, gpu, short / gpu + f.count * 1e-6);
+    if (!quiet) prune(st, REASON.oom, nl, r, h, 0, short - gpu, gpu, short / gpu + f.count * 1e-6);
     return false;
   }
   const nodeSize = t.nodeSizeOf[h]!;
@@ -381,7 +352,7 @@ function fitsMemory(L: Loop, f: RowFacts, r: number, h: number): boolean {
   const hostLimit = hostRamLimit(lim.hostRamGiven, t.gpuBytes[h]!, perNode);
   if (hostNeed > hostLimit) {
     const score = hostNeed / hostLimit;
-    prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
+    if (!quiet) prune(st, REASON['host-ram'], nl, r, h, 0, hostNeed - hostLimit, hostLimit, score);
     return false;
   }
   return true;
@@ -546,6 +517,37 @@ function overEveryCircuit(L: Loop, f: RowFacts, r: number, h: number): boolean {
   return true;
 }
 
+/**
+ * Whether the current row's Liger twin (L.twinRow) runs on GPU option `h` and fits it: the Liger row never needs more
+ * memory, but the row without Liger may not fit where its twin does. The pair's first row met it already (its
+ * hours, L.pairHours, where no other pair's first row came between); else it is checked here, its facts kept for
+ * its own turn (runLoop).
+ */
+function twinOn(L: Loop, r: number, h: number): boolean {
+  const p = L.twinRow;
+  if (p < 0) return false;
+  if (p < r && L.pairOf === p) return !Number.isNaN(L.pairHours[h * MAX_LEVELS]!);
+  let tw = L.twinFacts.get(p);
+  if (!tw) L.twinFacts.set(p, (tw = rowFactsOf(L.ctx, p)));
+  return hardwareGate(L.t, tw, h) < 0 && fitsMemory(L, tw, p, h, true);
+}
+
+/**
+ * Whether a candidate of `hours` on GPU option `h` at level `l` is slower than its Liger twin there (twinOn) by more
+ * than the tie band (NEAR_TIE): then the twin's plan, same GPUs and watts and cheaper, stands for it.
+ */
+function slowerThanTwin(L: Loop, r: number, h: number, l: number, hours: number): boolean {
+  const { ctx, lim, t } = L;
+  const p = L.twinRow;
+  if (p < r && L.pairOf === p) return L.pairHours[h * MAX_LEVELS + l]! * (1 + NEAR_TIE) < hours;
+  const tw = L.twinFacts.get(p)!;
+  const rate = t.rates[h * MAX_LEVELS + l]!;
+  const spot = t.isSpot[h] === 1;
+  const ft = rowTimingOf(L, p, tw);
+  timeAt(ctx, lim, tw, ft, rate, t.isRent[h] === 1, L.twinTm, t.gpuBytes[h]!, null, spot);
+  return L.twinTm.hours * (1 + NEAR_TIE) < hours;
+}
+
 /** Every power level of a row on one GPU option: time, wall power, circuits, limits, then keep. */
 function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const { st, ctx, lim, t, tm, wall } = L;
@@ -555,6 +557,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   const nodeSize = t.nodeSizeOf[h]!;
   if (overEveryCircuit(L, f, r, h)) return;
   const ft = rowTimingOf(L, r, f);
+  const twin = twinOn(L, r, h);
   const run = ft.tps
     ? runningOn(ft.tps, ctx.arch, ctx.facts, ctx.hw[h]!.gpu, PLAN_DECODE_TIME)
     : null;
@@ -563,6 +566,7 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     const rate = t.rates[h * MAX_LEVELS + l]!;
     timeAt(ctx, lim, f, ft, rate, rented, tm, t.gpuBytes[h]!, run, t.isSpot[h] === 1);
     const hours = tm.hours;
+    if (L.twinRow > r) L.pairHours[h * MAX_LEVELS + l] = hours;
     const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!, run);
     if (miss > 0) {
       prune(st, REASON.slo, 1, r, h, l, miss, 1, 1 + miss);
@@ -596,6 +600,11 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
       prune(st, REASON['too-slow'], 1, r, h, l, over, lim.maxSlow, ranked);
       continue;
     }
+    // Slower than its Liger twin past the tie band: a feasible candidate the twin's plan stands for (liger-twins.ts).
+    if (twin && slowerThanTwin(L, r, h, l, hours)) {
+      st.feasible++;
+      continue;
+    }
     const c = L.cand;
     c.cost = cost;
     c.hours = hours;
@@ -604,44 +613,6 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     c.tps = tm.tps;
     keepCandidate(L, r, h, l, f.count);
   }
-}
-
-/** A search's empty state over `gpuOptions` GPU options, counting distinct plans in `plans`. */
-export const emptyLoopState = (
-  gpuOptions: number,
-  plans: PlanCount = new DistinctPlans(),
-): LoopState => ({
-  reasons: new Float64Array(REASONS.length),
-  candidates: 0,
-  feasible: 0,
-  fastest: Infinity,
-  top: [],
-  front: [],
-  near: REASONS.map(() => null),
-  lastDominator: 0,
-  dominators: new Array<Kept | null>(gpuOptions * MAX_LEVELS).fill(null),
-  seq: 0,
-  distinct: plans,
-});
-
-/**
- * Whether every GPU option and power level draws different wall watts at each GPU count up to `maxCount`, as
- * evalLevels computes them: then a candidate's (option × level, cost, hours, watts) tells its GPU count, and the
- * distinct plans can be counted by (option × level, GPU count, hours) (distinct.ts CountedPlans).
- */
-function wattsTellCounts(ctx: Ctx, t: HwTable, maxCount: number): boolean {
-  const w: NodeWatts = { full: 0, fullW: DOUBLE_FIELD, lastW: DOUBLE_FIELD, total: DOUBLE_FIELD };
-  const seen = new Set<number>();
-  for (let h = 0; h < t.H; h++)
-    for (const lv of ctx.levels[h]!) {
-      seen.clear();
-      for (let c = 1; c <= maxCount; c++) {
-        planWallWatts(c, t.nodeSizeOf[h]!, t.boardW[h]! * lv, ctx.s.power.systemDrawW, ctx.eff, w);
-        if (!Number.isFinite(w.total) || seen.has(w.total)) return false;
-        seen.add(w.total);
-      }
-    }
-  return true;
 }
 
 /**
@@ -678,13 +649,25 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     objectives: new ObjectiveWorks(ctx.bases),
     frees: freesOf(ctx),
     trainables: ctx.memo.trainables,
+    twins: ligerTwinVariants(ctx.variants),
+    twinFacts: new Map(),
+    twinRow: -1,
+    twinTm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
+    pairHours: new Float64Array(t.H * MAX_LEVELS),
+    pairOf: -1,
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;
   for (let r = 0; r < rows.n; r++) {
     if (onProgress && (r & 2047) === 0) onProgress({ done: r, total: rows.n });
     if (pause && (r & 63) === 0) pause();
-    const f = rowFactsOf(ctx, r);
+    const f = L.twinFacts.get(r) ?? rowFactsOf(ctx, r);
+    // LoRA/QLoRA rows only: a full fine-tune's Liger twins are both ranked (Liger saves the logits' memory there).
+    L.twinRow = f.o.method === 'full' ? -1 : twinRowOf(rows, L.twins, r);
+    if (L.twinRow > r) {
+      L.pairHours.fill(NaN);
+      L.pairOf = r;
+    }
     for (let h = 0; h < t.H; h++) {
       const nl = t.nLevels[h]!;
       st.candidates += nl;
@@ -695,6 +678,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
       }
       if (!fitsMemory(L, f, r, h)) continue;
       evalLevels(L, f, r, h);
+    }
+    if (L.twinRow >= 0 && L.twinRow < r) {
+      L.twinFacts.delete(r);
+      L.twinFacts.delete(L.twinRow);
     }
   }
   return st;

@@ -122,7 +122,7 @@ export function modelSideOf(
 ): ModelSide {
   // The configurations read FP8 cores only through the FP8 training formats searched (configs.ts
   // float8Searched): hardware that differs in FP8 cores alone (a serving fleet's sources) shares a model side.
-  // Apple GPUs among the hardware keep the rows without Liger that its twin would drop (configs.ts variantsOf).
+  // Apple GPUs among the hardware keep the rows without Liger that a faster twin would fold (configs.ts variantsOf).
   // The exact layer-offload search reads the GPU memories (layer-fit.ts): hardware of other memories gets its own.
   const all = gpuCounts(leastTrainingGpus(s), s.hardware.counts.max, s.hardware.gpusPerNode);
   const maxGpus = s.limits.maxGpus ?? Infinity;

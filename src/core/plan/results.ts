@@ -1,4 +1,5 @@
 /** Turning kept candidates into plans: choices, hardware, memory, power, time, cost, the front and fixes. */
+import { plannedTokens } from '../launch/common.js';
 import { rollsOut } from '../../schema/objectives.js';
 import { NEAR_TIE, rankHours, rankValue } from './context.js';
 import { expertChoice, withExpertGroup } from './expert-parallel.js';
@@ -708,6 +709,7 @@ export function finish(ctx: Ctx, st: LoopState, fastest: number, top: number): P
       ...(s.job.kind === 'inference' && s.job.haveCheckpoints
         ? { haveCheckpoints: [...s.job.haveCheckpoints] }
         : {}),
+      ...(s.job.kind === 'fine-tune' ? { trainTokens: plannedTokens(s.job) } : {}),
     },
     model: { id: ctx.arch.id, params: ctx.P.total },
     fits: plans.length > 0,

@@ -435,7 +435,6 @@ function layoutVariants(
       lossy = true;
       continue;
     }
-    if (v.ligerTwin && base.method !== 'full') continue; // dominated by its Liger twin
     out.push(vi);
   }
   const verdict = !ran

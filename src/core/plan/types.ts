@@ -355,6 +355,8 @@ export interface PlanResult {
     rank: RankBy;
     /** The formats the scenario holds checkpoints in (`job.haveCheckpoints`): `launch --from-plan` makes none. */
     haveCheckpoints?: WeightDtype[];
+    /** Fine-tunes: the training tokens planned (launch/common.ts plannedTokens), which `launch --from-plan` writes. */
+    trainTokens?: number;
   };
   model: { id: string; params: number };
   fits: boolean;

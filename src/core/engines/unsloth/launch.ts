@@ -20,7 +20,6 @@ import {
   preferenceLearningRate,
   preferenceLrNote,
 } from '../../launch/common.js';
-import { loraAlpha } from '../../launch/common.js';
 import { needsRocmTorch, withRocmTorch } from '../../launch/rocm-torch.js';
 import { vllmRocmLines } from '../vllm/rocm-wheel.js';
 import { trainerOptim } from '../hf/trainer.js';
@@ -177,7 +176,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
     peft = {
       r: o.loraRank,
       target_modules: t.names,
-      lora_alpha: loraAlpha(o.loraRank),
+      lora_alpha: unslothLoraAlpha(o.loraRank),
       lora_dropout: 0, // rule unsloth-lora-dropout-zero
       bias: 'none', // llama.py#L3248: other values skip the fast path
       use_gradient_checkpointing: gc,
@@ -202,6 +201,7 @@ export function emitUnsloth(x: LaunchInput): EngineOutput {
       );
   }
   notes.push(...planNotes(o));
+  if (isAdapter(o)) notes.push(UNSLOTH_RECIPE_NOTE);
   if (o.objective === 'grpo')
     notes.push(
       "learning_rate 5e-6: Unsloth's GRPO notebooks (unslothai/notebooks nb/Llama3.1_(8B)-GRPO.ipynb), not the SFT rate",
@@ -261,6 +261,18 @@ const perRankScript = (script: string): string =>
     (at) => `${RANK_DEVICE_PY}${at}`,
   );
 
+/**
+ * lora_alpha = r, as Unsloth's notebooks write it (unslothai/notebooks@bdda2efc nb/Llama3.1_(8B)-Alpaca.ipynb,
+ * nb/Llama3.2_(1B_and_3B)-Conversational.ipynb, nb/Qwen3_(14B).ipynb, nb/Gemma3_(4B).ipynb, nb/Zephyr_(7B)-DPO.ipynb,
+ * nb/Llama3_(8B)-ORPO.ipynb, nb/Llama3.1_(8B)-GRPO.ipynb: r 8-64, lora_alpha the same), not the 2r of the other
+ * launchers (launch/common.ts loraAlpha).
+ */
+const unslothLoraAlpha = (r: number): number => r;
+
+/** The launch README's note naming where unslothLoraAlpha and sftConfig's scheduler and weight decay come from. */
+const UNSLOTH_RECIPE_NOTE =
+  "lora_alpha = r, lr_scheduler_type linear (cosine for GRPO), weight_decay 0.001 (0.0 for preference objectives): Unsloth's notebooks (unslothai/notebooks@bdda2efc nb/Llama3.1_(8B)-Alpaca.ipynb, nb/Llama3.1_(8B)-GRPO.ipynb, nb/Zephyr_(7B)-DPO.ipynb)";
+
 /** A checkpoint with a vision tower (its config has a vision_config). */
 const hasTower = (arch: LaunchPlan['arch']): boolean =>
   arch.groups.some((g) => g.name === 'vision');
@@ -279,7 +291,7 @@ function wrapperPeft(x: LaunchInput, gc: boolean | 'unsloth'): Record<string, un
   const o = x.options;
   return {
     r: o.loraRank,
-    lora_alpha: loraAlpha(o.loraRank),
+    lora_alpha: unslothLoraAlpha(o.loraRank),
     lora_dropout: 0, // rule unsloth-lora-dropout-zero
     bias: 'none',
     // FastVisionModel.get_peft_model defaults it to True: the tower is adapted only when images are trained.
@@ -378,10 +390,14 @@ function sftConfig(
       o.objective === 'grpo'
         ? 5e-6
         : (UNSLOTH_ORPO.learningRate(o) ?? preferenceLearningRate(o) ?? learningRate(o)),
-    lr_scheduler_type: 'cosine',
+    // Unsloth's notebooks (unslothai/notebooks@bdda2efc): the SFT and preference ones linear (nb/Llama3.1_(8B)-Alpaca,
+    // nb/Zephyr_(7B)-DPO, nb/Llama3_(8B)-ORPO), the GRPO ones cosine (nb/Llama3.1_(8B)-GRPO, nb/Qwen2.5_(3B)-GRPO).
+    lr_scheduler_type: o.objective === 'grpo' ? 'cosine' : 'linear',
     // warmup_steps 5: Unsloth Studio's default (studio/backend/core/training/trainer.py#L673); v5 has no warmup_ratio.
     warmup_steps: 5,
-    weight_decay: 0.0,
+    // The SFT and GRPO notebooks' 0.001 (same notebooks); the DPO notebook's 0.0, TrainingArguments' default, which
+    // the ORPO notebook keeps.
+    weight_decay: ['sft', 'grpo'].includes(o.objective ?? 'sft') ? 0.001 : 0.0,
     max_grad_norm: MAX_GRAD_NORM,
     num_train_epochs: 1,
     optim,

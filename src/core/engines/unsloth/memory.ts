@@ -112,6 +112,12 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // is opt-in (UNSLOTH_FSDP2_SHARDED_LOAD=1, 16-bit checkpoints only): unsloth 2026.10.9 wheel
   // models/fsdp2_load.py:4-26.
   loadsWholeBeforeSharding: true,
+  // The launcher's SFTConfig writes max_grad_norm 1.0 (launch/common.ts MAX_GRAD_NORM), and Unsloth's trainers are
+  // TRL's over transformers' Trainer, whose _inner_training_loop Unsloth re-executes from its own source with only
+  // the banner, the TPU check and a compile-cache reset changed (unsloth 015bdef0 models/llama.py L2855-L2946): the
+  // loop still calls accelerator.clip_grad_norm_ when args.max_grad_norm > 0, torch's clip_grad_norm_ as HF_MEMORY
+  // prices it (a _foreach_norm read of each gradient, a _foreach_mul_ scaling, clipped or not).
+  gradClip: { normRead: 'stepped', normCopyBytes: 0, scalePasses: 2 },
   source: 'https://github.com/unslothai/unsloth',
   // models/llama.py from_pretrained(fast_inference=True): load_vllm, then convert_vllm_to_huggingface builds the
   // trained model on vLLM's own tensors and sets `llm.shared_weights = True`: one copy of the weights.
