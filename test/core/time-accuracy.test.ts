@@ -1937,7 +1937,7 @@ const ENGINE_BARS = {
   // bursts over TP 8 on H100 and A100 (+51.6..+215.3%, scored before any change): 422 rows, 13.3% / 52.9%. With the
   // vLLM blog's five gpt-oss-20b rows of its FP8 KV-cache post (H100 and B200, +3.5..+32.9%, scored before any
   // change): 427 rows.
-  'serving engine:vllm': { count: 427, median: 0.134, p90: 0.54 },
+  'serving engine:vllm': { count: 427, median: 0.135, p90: 0.54 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
