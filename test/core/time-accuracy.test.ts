@@ -1941,7 +1941,7 @@ const ENGINE_BARS = {
   // bursts over TP 8 on H100 and A100 (+51.6..+215.3%, scored before any change): 422 rows, 13.3% / 52.9%. With the
   // vLLM blog's five gpt-oss-20b rows of its FP8 KV-cache post (H100 and B200, +3.5..+32.9%, scored before any
   // change): 427 rows. With vllm-project/vllm#19455's Qwen3-30B-A3B-FP8 B200 runs without and with the tuned fused-MoE
-  // file (+86.6%, +39.7%, scored before any change): 429 rows.
+  // file (+86.6%, +39.7%, scored before any change): 429 rows, 13.6% / 53.1%.
   'serving engine:vllm': { count: 429, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows

@@ -17,7 +17,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * - training: 348 rows, p90 0.345 (whynlp's DeepSpeed TinyLlama on 4 RTX A6000 at batch 8, +34.5%).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
- * - serving: 593 rows, p90 0.571 (Database Mart's Qwen2.5-3B-Instruct on an RTX 4090 under vLLM, an offline batch of
+ * - serving: 600 rows, p90 0.571 (Database Mart's Qwen2.5-3B-Instruct on an RTX 4090 under vLLM, an offline batch of
  *   300, +57.1%).
  * - rl: 75 rows, p90 0.309 (the T4x2 DPO of TinyLlama LoRA over ZeRO-2 with bucketed reductions, dpodist, -30.9%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
