@@ -22,7 +22,7 @@ import type { RocmBlockFp8Linear, RocmBlockFp8Prefill } from './rocm-block-fp8.j
 import type { RocmPagedDecode } from './rocm-paged-decode.js';
 import type { LoraReach } from '../model/trainable.js';
 import type { VisionFile } from './vision-file.js';
-import type { FusedMoeGrid } from '../time/moe-grid-types.js';
+import type { FusedMoeTile16 } from '../time/moe-grid-types.js';
 
 export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './layout-profiles.js';
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
@@ -605,9 +605,9 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts
    * fusedMoeChainSeconds): a program walks K in blockK steps, stages - 1 loads in flight (`rocmStages` on an AMD
    * Instinct GPU, whose HBM round trip each waits; absent, not timed there). Absent: no K-loop chain is timed.
-   * `grid`: its launch grid's early-exiting programs (time/moe-grid.ts).
+   * `grid`: its launch grid's early-exiting programs (time/moe-grid.ts); `defaults`: its untuned tiles (time/moe-defaults.ts).
    */
-  fusedMoeTile16?: { blockK: number; stages: number; rocmStages?: number; grid?: FusedMoeGrid };
+  fusedMoeTile16?: FusedMoeTile16;
   /**
    * Time: a block-scaled FP8 linear (128x128 weight blocks, per-token-group activations) at decode, per GPU generation
    * where the engine's blockwise GEMM was timed (`hopper`: cc 9.x; time/block-fp8.ts blockFp8LinearFigures), beyond

@@ -136,6 +136,8 @@ export interface GpuRates {
   gfx?: string;
   /** Compute units (AMD, where the catalog gives them): how many of a kernel's programs run at once. */
   cus?: number;
+  /** The card's catalog id: which of an engine's shipped kernel configs name it (time/moe-defaults.ts). */
+  gpuId?: string;
   /**
    * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
@@ -486,6 +488,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
   const nvBus = nvlink * NVLINK_EFF;
   const gemm32 = p32 * (volta ? GEMM_EFF_VOLTA_32 : eff) * kc;
   return {
+    gpuId: g.id,
     capacityBytes: gpuCapacityBytes(g),
     gemm16: p16 * eff16 * kc,
     ...(g.vendor === 'amd' && tf.fp8 ? { gemm8: tf.fp8 * 1e12 * FP8_GEMM_EFF_AMD * kc } : {}),

@@ -36,3 +36,23 @@ export interface FusedMoeGrid {
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
 }
+
+/**
+ * The engine's default 16-bit fused_moe tiles above E tokens against a tuned config file (FrameworkProfile.
+ * fusedMoeTile16.defaults; time/moe-defaults.ts prices them).
+ */
+export interface FusedMoeDefaults16 {
+  /** The share of a tuned file's rate the default tiles keep on a memory-bound step of more tokens than experts. */
+  largeReadShare: number;
+  /** Whether the release ships a tuned file for E experts of width N on the card; null: not known (not priced). */
+  tuned: (experts: number, n: number, gpu: string, version: string | undefined) => boolean | null;
+}
+
+/** The engine's 16-bit fused_moe tiles (FrameworkProfile.fusedMoeTile16: its fields are documented there). */
+export interface FusedMoeTile16 {
+  blockK: number;
+  stages: number;
+  rocmStages?: number;
+  grid?: FusedMoeGrid;
+  defaults?: FusedMoeDefaults16;
+}

@@ -1,4 +1,5 @@
 /** What the sglang engine really allocates: SGLang's memory profile (core/memory reads it). */
+import { SGLANG_FUSED_MOE_DEFAULTS } from './fused-moe-configs.js';
 import {
   TORCH_CONTEXT_MIB,
   type CacheLayoutProfile,
@@ -272,8 +273,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
     sm100Nvfp4: FLASHINFER_TRTLLM_NVFP4_MOE,
     sm100BlockFp8: FLASHINFER_TRTLLM_FP8_BLOCK_MOE,
   },
-  // Its launch grid over moe_align_block_size's padded rows (engines/sglang/fused-moe-grid.ts).
-  fusedMoeTile16: { ...FUSED_MOE_TILE_16, grid: SGLANG_FUSED_MOE_GRID },
+  // Its launch grid over moe_align_block_size's padded rows (engines/sglang/fused-moe-grid.ts), and its default tiles
+  // where the release ships no tuned file for the shape (engines/sglang/fused-moe-configs.ts).
+  fusedMoeTile16: {
+    ...FUSED_MOE_TILE_16,
+    grid: SGLANG_FUSED_MOE_GRID,
+    defaults: SGLANG_FUSED_MOE_DEFAULTS,
+  },
   // Qwen3's q_norm and k_norm (models/qwen3.py, qwen3_moe.py `_apply_qk_norm`, sglang==0.5.6 wheel): under graph
   // capture q's norm runs on the step's stream and k's on a second one beside it, so one kernel on the critical path
   // at one sequence; above one, q.reshape(-1, head_dim) of the split qkv view copies it first (its rows are strided),
