@@ -8,7 +8,7 @@ import type { ModelFacts } from './model-facts.js';
 import { kvCacheGroups } from '../memory/kv-layout.js';
 import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
 import { perExpertMoeSeconds } from './per-expert-moe.js';
-import { releaseAtLeast } from '../compare-releases.js';
+import { releaseAtLeast, releaseNamedBefore } from '../compare-releases.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -255,7 +255,10 @@ export function decodeFeatureKernels(
     : 0;
   const perLinear = k.blockFp8Linear + (cc === 9 ? k.blockFp8PadSm90 : 0);
   const moe16 = runsTrtllmMoe16(k, o, t) ? m.moeLayers * (k.trtllmMoe16 ?? 0) : 0;
-  const mxfp4 = o.weights === 'mxfp4' ? m.moeLayers * (k.trtllmMoeMxfp4 ?? 0) : 0;
+  const mxfp4 =
+    o.weights === 'mxfp4'
+      ? m.moeLayers * ((k.trtllmMoeMxfp4 ?? 0) + tritonKernelsRouting(k, t))
+      : 0;
   const nvfp4 = o.weights === 'nvfp4' ? m.layers * (k.nvfp4Layer ?? 0) : 0;
   // A hybrid model's recurrent mixers and gated attention layers, and its MoE calls' own kernels.
   const hybrid =
@@ -273,6 +276,18 @@ export function decodeFeatureKernels(
     nvfp4 +
     (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
   );
+}
+
+/**
+ * The kernels an MXFP4 MoE layer's triton_kernels routing-data build launches beyond the counted chain
+ * (DecodeFeatureKernels.tritonKernelsMxfp4Routing): in the releases it names, where no quantization format was named
+ * (the engine's default backend, not Marlin) and the release is given.
+ */
+function tritonKernelsRouting(k: DecodeFeatureKernels, t?: TimeOptions): number {
+  const r = k.tritonKernelsMxfp4Routing;
+  const v = t?.engineVersion;
+  if (r === undefined || v === undefined || (t?.quantFormat ?? null) !== null) return 0;
+  return releaseAtLeast(v, r.from) && releaseNamedBefore(v, r.before) ? r.kernels : 0;
 }
 
 /** Whether `n` routed experts are a power of two (SGLang's fused gates take only those: layers/moe/topk.py). */

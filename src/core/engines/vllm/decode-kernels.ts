@@ -23,7 +23,7 @@
  * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
  *   fused_moe kernels: 2.
  */
-import { isSm100 } from '../../compute-capability.js';
+import { isHopper, isSm100 } from '../../compute-capability.js';
 import type { DecodeFeatureKernels } from '../../memory/decode-feature-kernels.js';
 
 export const VLLM_DECODE_FEATURE_KERNELS: DecodeFeatureKernels = {
@@ -49,6 +49,37 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
+ * gpt-oss (`gpt_oss`) on compute capability 9.x where vLLM's default MXFP4 MoE backend is triton_kernels' `matmul_ogs`
+ * (engines/vllm/mxfp4-backend.ts: from 0.12.0 on) and the vendored triton_kernels is v3.6.0, whose routing is built
+ * from composable metadata kernels (triton-lang/triton#8375 "deprecated triton_kernels.routing"). Per MoE layer after
+ * the router's top-k, `make_routing_data` (vllm/model_executor/layers/fused_moe/gpt_oss_triton_kernels_moe.py, the
+ * modular `OAITritonExperts.apply` path) launches, each its own kernel inside the MoE custom op:
+ * `topk_ids.to(torch.int16)`, `topk_weights.to(torch.bfloat16)`, `torch.zeros` of the bitmatrix, `pack_bitmatrix`,
+ * `topk_ids == -1` and `torch.where` (6); `routing_from_bitmatrix` builds a `SparseMatrix`, whose
+ * `make_bitmatrix_metadata` runs `sum_bitmatrix_rows` (a `torch.zeros` and `_sum_bitmatrix_rows`),
+ * `_bitmatrix_metadata_compute_stage1` and `_stage2` (4; triton_kernels tensor_details/bitmatrix.py and
+ * bitmatrix_details/sum_bitmatrix_rows.py), then `make_ragged_tensor_metadata` (`_ragged_tensor_metadata_memset`,
+ * `_ragged_tensor_metadata_compute`: 2; tensor_details/ragged_tensor.py) and the gate gather
+ * `vals.flatten()[combine_indx]` (1): 13. The experts then run `matmul_ogs` for w13 with the SwiGLU fused and for w2
+ * with its `_reduce` over the top-k (vllm-project/vllm#39714), where the counted chain (FrameworkProfile.moeRoutingKernels
+ * and the dense MLP's three) has the router GEMM, the top-k, moe_align_block_size,
+ * the two GEMMs, the activation and moe_sum: 13 kernels beyond the chain's 2 (align, activation) = 11 more a layer.
+ * vllm-project/vllm#39714 (v0.20.1, 2x H100) names the same build "the 14-kernel chain for computing routing data"
+ * at M <= 64. Releases: v0.19.1 (the vLLM blog's FP8 KV-cache build) through v0.20.x (vllm-project/vllm#39714 at
+ * v0.20.1); vllm-project/vllm#43135 (2026-05-19) pins triton_kernels back to v3.5.1, whose fused `routing()` has no
+ * such chain, in a release not read here, so the bound is 0.21.0. Before 0.19.0 (v0.16.0 pins v3.5.1,
+ * vllm-project/vllm#43135's table; v0.18.0 ran triton_kernels' `topk` then a second `SparseMatrix`,
+ * vllm-project/vllm#37683) the chain differs and is not priced. Read: `make_routing_data` at vllm-project/vllm@04bec4cd,
+ * the v3.6 `SparseMatrix` form of `routing_from_bitmatrix` in a later copy of the same file, triton_kernels at
+ * triton-lang/triton@0b8b2666 (bitmatrix.py), @12d909bf (sum_bitmatrix_rows.py), @174e5788 (ragged_tensor.py).
+ */
+export const VLLM_SM90_GPT_OSS_KERNELS: DecodeFeatureKernels = {
+  ...VLLM_DECODE_FEATURE_KERNELS,
+  // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation
+  tritonKernelsMxfp4Routing: { kernels: 11, from: '0.19.0', before: '0.21.0' },
+};
+
+/**
  * MiniMax-M2 (`MiniMaxM2ForCausalLM`, model_type minimax_m2): its q and k RMSNorms span every head (q 48 x 128, k 8 x
  * 128), so under TP each rank's shard lacks the other heads' squares. Since vllm-project/vllm#31493 (opened 2025-12-29,
  * "Fuses QKNorm in tensor-parallel mode so that only a single all_reduce is launched"; in the v0.16 line the rows ran)
@@ -69,6 +100,7 @@ export const VLLM_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
 /** vLLM's decode kernels beyond the counted chain for a model type on a GPU of compute capability `cc`. */
 export const vllmDecodeFeatureKernels = (modelType: string, cc: number): DecodeFeatureKernels => {
   if (modelType === 'minimax_m2') return VLLM_MINIMAX_M2_KERNELS;
+  if (modelType === 'gpt_oss' && isHopper(cc)) return VLLM_SM90_GPT_OSS_KERNELS;
   return modelType === 'gpt_oss' && isSm100(cc)
     ? VLLM_SM100_GPT_OSS_KERNELS
     : VLLM_DECODE_FEATURE_KERNELS;
