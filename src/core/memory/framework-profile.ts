@@ -28,7 +28,7 @@ export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './lay
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
-import type { MoeLoopTraffic } from './trainer-loop-profile.js';
+import type { GradClip, MoeLoopTraffic } from './trainer-loop-profile.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -196,9 +196,10 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    * GPU steps (time/optimizer-step.ts gradClipBytes): the norm reads each gradient once, in the width the optimizer
    * steps ('stepped') or in the 16-bit gradient's own ('grad', ahead of an fp32 master's cast), plus `normCopyBytes` a
    * element for a copy the norm makes and reads back; the scaling then reads and writes every stepped gradient
-   * (`scalePasses`), whether or not the norm exceeds the limit. Absent: the engine's step clips nothing by default.
+   * (`scalePasses`), whether or not the norm exceeds the limit; `normAllReduce` (GradClip). Absent: the engine's step
+   * clips nothing by default.
    */
-  gradClip?: { normRead: 'stepped' | 'grad'; normCopyBytes: number; scalePasses: number };
+  gradClip?: GradClip;
   /**
    * Under ZeRO-3 sharding each rank loads the whole model (and builds its adapters) on its GPU before it shards
    * them: the load phase holds all of it. true: whatever the base weights; a list: only base weights of those dtypes

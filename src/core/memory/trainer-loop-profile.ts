@@ -11,3 +11,15 @@ export interface MoeLoopTraffic {
   tokenFwdPasses: number;
   maskBytes: number;
 }
+
+/**
+ * The gradient-norm clip a trainer runs every optimizer step (FrameworkProfile.gradClip). `normAllReduce`: the norm of
+ * the local shards is all-reduced, one scalar collective per mesh dimension the gradients are sharded over
+ * (time/optimizer-step.ts gradClipAllReduces), in series with the step.
+ */
+export interface GradClip {
+  normRead: 'stepped' | 'grad';
+  normCopyBytes: number;
+  scalePasses: number;
+  normAllReduce?: boolean;
+}

@@ -75,6 +75,25 @@ export function gradClipBytes(o: EstimateOptions, t: TimeOptions): number {
 }
 
 /**
+ * Scalar all-reduces of the gradient norm a step (FrameworkProfile.gradClip.normAllReduce): a DTensor norm's
+ * full_tensor() redistributes its partial sum to replicated one mesh dimension at a time, so one all-reduce per
+ * dimension the gradients are sharded over (FSDP's data-parallel shard, TP), and torchtitan's clip_grad_norm_ one more
+ * over the pipeline stages (pytorch/torchtitan@b5bcd76c torchtitan/distributed/utils.py clip_grad_norm_). 0 where
+ * nothing is clipped on the GPU.
+ */
+export function gradClipAllReduces(
+  o: EstimateOptions,
+  t: TimeOptions,
+  g: { zeroRanks: number; tp: number; pp: number },
+): number {
+  const clip = FRAMEWORKS[o.framework].gradClip;
+  if (o.optimizer === 'none' || clip?.normAllReduce !== true || t.noGradClip === true) return 0;
+  if (o.offload !== 'none') return 0;
+  const sharded = o.zero >= 1 && g.zeroRanks > 1 ? 1 : 0;
+  return sharded + (g.tp > 1 ? 1 : 0) + (g.pp > 1 ? 1 : 0);
+}
+
+/**
  * The model's parameter tensors, each a turn of a per-tensor optimizer loop: every layer's linears (a weight, and a
  * bias where it has one, per copy) and norms (a weight, and a bias for LayerNorm), plus the embedding, the final
  * norm and the head (3, taken whole: BERT's embeddings, pooler and classifier hold 9).

@@ -63,6 +63,8 @@ interface StepTimes {
   perMicroComm: number;
   exposedMicro: number;
   exposedStep: number;
+  /** The gradient-norm clip's scalar all-reduces a step, in series with the optimizer (TrainWork.gradClipAllReduces). */
+  clipNorm: number;
   tpT: number;
   /** Training EP's all-to-alls per micro-batch: in series with the MoE layers' compute (train-expert-parallel.ts). */
   epT: number;
@@ -106,6 +108,7 @@ const scratch: StepTimes = {
   perMicroComm: DOUBLE_FIELD,
   exposedMicro: DOUBLE_FIELD,
   exposedStep: DOUBLE_FIELD,
+  clipNorm: DOUBLE_FIELD,
   tpT: DOUBLE_FIELD,
   epT: DOUBLE_FIELD,
   copyGather: DOUBLE_FIELD,
@@ -408,6 +411,8 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
         allReduceLatency +
         Math.min(stepComm, s.bwd) * NCCL_SM_SHARE
       : 0;
+  // The clip's norm all-reduces: a few bytes each, so their latency alone (NCCL's latency + bytes / bandwidth).
+  s.clipNorm = w.gradClipAllReduces * allReduceLatency;
   const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
   s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
   // The all-to-alls' link and latency as the DP-attention token exchange of serving picks them (expert-parallel.ts
@@ -527,7 +532,7 @@ function fillPhases(phases: Float64Array, w: TrainWork, s: StepTimes): void {
   phases[PH.backward] = m * s.bwd;
   phases[PH.recompute] = m * s.rec;
   phases[PH.dequantize] = m * s.deq;
-  phases[PH.optimizer] = s.opt + s.hostOpt + s.paged;
+  phases[PH.optimizer] = s.opt + s.hostOpt + s.paged + s.clipNorm;
   phases[PH['gradient-reduce']] =
     s.exposedStep +
     s.zeroGather +
@@ -563,7 +568,11 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
     m * (s.bwd - s.bwdGpu) +
     m * (w.dequantSeconds + s.deqHost);
   const commT =
-    m * (s.exposedMicro + s.tpT + s.epT + s.spT) + s.bubble + s.exposedStep + s.zeroGather;
+    m * (s.exposedMicro + s.tpT + s.epT + s.spT) +
+    s.bubble +
+    s.exposedStep +
+    s.zeroGather +
+    s.clipNorm;
   const memT = total - computeT - hostT - commT - STEP_OVERHEAD_SECONDS;
   return argmaxBound(computeT, memT, commT, hostT);
 }
@@ -602,6 +611,7 @@ export function trainStep(
     s.opt +
     s.hostOpt +
     s.paged +
+    s.clipNorm +
     s.exposedStep +
     s.zeroGather +
     STEP_OVERHEAD_SECONDS;

@@ -48,6 +48,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   optimizerBytes: DOUBLE_FIELD,
   optimizerHostSeconds: DOUBLE_FIELD,
   optimizerOnHost: false,
+  gradClipAllReduces: DOUBLE_FIELD,
   hostOptimizerBytes: DOUBLE_FIELD,
   hostStepBytesPerS: DOUBLE_FIELD,
   pagedStateBytes: DOUBLE_FIELD,

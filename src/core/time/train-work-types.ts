@@ -71,6 +71,8 @@ export interface TrainWork {
   optimizerBytes: number; // per step per GPU
   optimizerHostSeconds: number; // per step: the optimizer's own Python loop (time/optimizer-step.ts optimizerLoopOps)
   optimizerOnHost: boolean;
+  /** The gradient-norm clip's scalar all-reduces a step (time/optimizer-step.ts gradClipAllReduces). */
+  gradClipAllReduces: number;
   hostOptimizerBytes: number; // per step per GPU (shares the node's host bandwidth)
   hostStepBytesPerS: number; // the node's rate for those bytes (FrameworkProfile.hostStepBytesPerS)
   pagedStateBytes: number; // paged (unified-memory) optimizer states per GPU (paged-migration.ts)

@@ -26,7 +26,12 @@ import { EAGER_GATED_ACT_PASSES, groupedMmWork, groupedRowBytes } from './groupe
 import { moeLoopTraffic } from './moe-loop-traffic.js';
 import type { ModelFacts } from './model-facts.js';
 import { pagedStates, pagedWorkAt, type PagedStates } from './paged-migration.js';
-import { gradClipBytes, optimizerLoopOps, optimizerStepBytes } from './optimizer-step.js';
+import {
+  gradClipAllReduces,
+  gradClipBytes,
+  optimizerLoopOps,
+  optimizerStepBytes,
+} from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
 import { deltaWork, NO_DELTA } from './param-wrapper.js';
@@ -545,6 +550,7 @@ export function trainWork(
     optimizerBytes: onHost ? 0 : optBytes,
     optimizerHostSeconds: onHost ? 0 : optimizerLoopOps(m, o, t) * EAGER_OP_SECONDS,
     optimizerOnHost: onHost,
+    gradClipAllReduces: gradClipAllReduces(o, t, w),
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
     hostStepBytesPerS: FRAMEWORKS[o.framework].hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S,

@@ -112,5 +112,11 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   // Data parallel shards with FSDP2's fully_shard on every block and the root (apply_fsdp in
   // pytorch/torchtitan@b5bcd76 torchtitan/models/llama3/parallelize.py): no FlatParameter FSDP at this pin.
   fsdp2: () => true,
+  // The trainer calls dist_utils.clip_grad_norm_ every step, unconditionally, with training.max_norm (default 1.0; the
+  // launcher writes 1.0): torch.nn.utils.get_total_norm's _foreach_norm reads each local fp32 gradient shard once, the
+  // DTensor norm's full_tensor() all-reduces its _NormPartial over the sharded mesh (one more over PP), then
+  // clip_grads_with_norm_'s _foreach_mul_ reads and writes every gradient by the clamped coefficient, clipped or not
+  // (pytorch/torchtitan@b5bcd76c torchtitan/trainer.py L919-L925, torchtitan/distributed/utils.py clip_grad_norm_).
+  gradClip: { normRead: 'stepped', normCopyBytes: 0, scalePasses: 2, normAllReduce: true },
   source: 'https://github.com/pytorch/torchtitan/blob/main/docs/performance.md',
 };

@@ -189,7 +189,9 @@ export function emitTorchtune(x: LaunchInput): EngineOutput {
     dtype: floatCompute(o.compute),
     enable_activation_checkpointing: o.checkpointing !== 'none',
     enable_activation_offloading: o.checkpointing === 'offload',
-    compile: false,
+    // The four SFT recipes compile the model per layer and the loss when cfg.compile (recipes/*_finetune_*.py at
+    // v0.6.1: `self._compile = cfg.get("compile", False)`, training.compile_model / compile_loss): the plan's --compile.
+    compile: o.compile,
     log_every_n_steps: 1,
     log_peak_memory_stats: true,
     metric_logger: {
