@@ -203,6 +203,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.scheduler === 'v0') time.v0Scheduler = true;
   // The engine release the row measured (the case says so): a V0 build's host work follows it.
   if (c.engine_version !== undefined) time.engineVersion = c.engine_version;
+  // A run that added a tuned block-FP8 fused_moe file its release did not ship (the case says so).
+  if (c.fused_moe_config === 'tuned') time.moeTunedConfig = true;
   // A V0 row whose server ran with chunked prefill on (the case says so).
   if (c.scheduler === 'v0' && c.chunked_prefill === true) time.v0ChunkedPrefill = true;
   // A burst whose client sent its prompts at a finite rate (the case says so).

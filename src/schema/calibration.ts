@@ -91,6 +91,11 @@ export const throughputCaseSchema = z.looseObject({
    * row it sets TimeOptions.v0AsyncOutput where the release processed outputs beside the GPU (engines/vllm/v0-host.ts).
    */
   engine_version: z.string().min(1).optional(),
+  /**
+   * The run added a tuned block-FP8 fused_moe config file its release did not ship ('tuned'): sets
+   * TimeOptions.moeTunedConfig.
+   */
+  fused_moe_config: z.literal('tuned').optional(),
   /** A 'v0' row whose server ran with `--enable-chunked-prefill`: sets TimeOptions.v0ChunkedPrefill. */
   chunked_prefill: z.literal(true).optional(),
   /**

@@ -100,6 +100,12 @@ export interface TimeOptions {
    */
   engineVersion?: string;
   /**
+   * The run added a tuned fused_moe config file for its block-FP8 experts that its release did not ship, so no default
+   * tiles (time/moe-default-tiles.ts). No flag sets it; `validate --throughput` does for rows whose `fused_moe_config`
+   * is 'tuned'.
+   */
+  moeTunedConfig?: boolean;
+  /**
    * With v0Scheduler: the V0 engine ran with chunked prefill on (`--enable-chunked-prefill`), whose scheduler batches
    * the running decodes first and then prefill chunks into the same forward (vllm-project/vllm
    * docs/source/models/performance.rst, "Chunked Prefill"), so a neighbour's prefill shares the decode step's read of

@@ -72,6 +72,8 @@ export function kernelName(
 
 /** Per-GPU rates the phases need, already scaled by the power limit. */
 export interface GpuRates {
+  /** The catalog card's id (catalogs/gpus): what an engine's per-card tables are keyed by. */
+  gpuId?: string;
   /** The card's memory, bytes (gpuCapacityBytes): what an engine sizes its defaults by. */
   capacityBytes?: number;
   /** Achievable dense 16-bit tensor FLOP/s on large GEMMs. */
@@ -516,6 +518,7 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
     ...(useNvlink && nvSwitched(g) ? {} : { socketLink: socketLinkBps(g.interconnect.pcie) }),
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
+    gpuId: g.id,
     hopper,
     fp8: g.supportsFp8 === true,
     cc: Number(g.computeCapability ?? 0) || 0, // a gfx target (AMD) is no compute capability: 0

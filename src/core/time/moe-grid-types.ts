@@ -35,6 +35,21 @@ export interface FusedMoeGrid {
   epAlignsLocal?: boolean;
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
+  /** Block-FP8 tuned files by release and the default tiles' cost (time/moe-default-tiles.ts). Absent: not priced. */
+  blockFp8Tiles?: BlockFp8MoeTiles;
+}
+
+/**
+ * Whether an engine release ran a block-FP8 checkpoint's routed experts through the Triton fused_moe on a tuned config
+ * file, and the default tiles' kernel time over a tuned file's by tokens (engines/vllm/moe-tiles.ts).
+ */
+export interface BlockFp8MoeTiles {
+  /** At `version` on a card of compute capability `cc`: the Triton fused_moe (true), another kernel, or not known. */
+  triton(version: string, cc: number): boolean | undefined;
+  /** At `version`, a tuned file for `e` local experts of width `n` on card `gpuId`: true, false, or not known. */
+  tuned(version: string, e: number, n: number, gpuId: string): boolean | undefined;
+  /** The default tiles' kernel time over a tuned file's at `tokens` tokens. */
+  slowdown(tokens: number): number;
 }
 
 /**

@@ -25,6 +25,7 @@ import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import type { FusedMoeGrid } from './moe-grid-types.js';
 import { busiestRankFactor } from './expert-balance.js';
+import { defaultTileSeconds } from './moe-default-tiles.js';
 
 /** One step's batch and GPU as the grid reads them. */
 export interface GridStep {
@@ -121,7 +122,8 @@ export function decodeExitSeconds(
 
 /**
  * A decode step's Triton fused_moe seconds beyond the engine's call figure: the 16-bit GEMMs' K-loop chains
- * (moe-call.ts fusedMoeChainSeconds, over this GPU's expert width) and the early-exiting programs.
+ * (moe-call.ts fusedMoeChainSeconds, over this GPU's expert width), the early-exiting programs, and block-FP8 experts'
+ * default tiles where the release had no tuned file (moe-default-tiles.ts).
  * `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step.
  */
 export function tritonMoeSeconds(
@@ -135,5 +137,7 @@ export function tritonMoeSeconds(
   const width = m.expertFfn / ((o.ep ?? 1) > 1 ? 1 : o.tp);
   const fw = FRAMEWORKS[o.framework];
   const chain = triton16 ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0;
-  return chain + decodeExitSeconds(m, o, t, r, triton16);
+  return (
+    chain + decodeExitSeconds(m, o, t, r, triton16) + defaultTileSeconds(m, o, t, r, layerBytes)
+  );
 }

@@ -1,0 +1,87 @@
+/**
+ * Whether a vLLM run's block-FP8 routed experts ran the Triton fused_moe on a tuned config file or on
+ * `get_default_config`, and what the default tiles cost (FusedMoeGrid.blockFp8Tiles; time/moe-default-tiles.ts).
+ *
+ * Which kernel runs the block-FP8 experts, read in each listed wheel's quantization/fp8.py `Fp8MoEMethod` and envs.py:
+ * below compute capability 8.9 Marlin (`use_marlin`); 0.9.1 has no CUTLASS block-scaled MoE and
+ * `VLLM_USE_DEEP_GEMM` defaults to "0", so the Triton fused_moe on Ada, Hopper and Blackwell; 0.9.2 and 0.10.0 add
+ * `CutlassBlockScaledGroupedGemm` on capability 10.0 (`has_device_capability(100)` / `is_device_capability(100)`) and
+ * keep DeepGEMM off by default, so Triton on Ada and Hopper only; 0.11.0 turns `VLLM_USE_DEEP_GEMM` to "1", so on
+ * Hopper and Blackwell DeepGEMM runs where the deep_gemm package is installed (not known from a release alone) and Ada
+ * keeps Triton (DeepGEMM needs SM90). A release without a listing (VLLM_BLOCK_FP8_MOE_CONFIGS) is not looked up.
+ *
+ * The default tiles' cost: before vllm-project/vllm#34846 (first in v0.17.0), block FP8 took 64 x 128 x 128,
+ * GROUP_SIZE_M 32, 4 warps, 3 stages at every M (vllm 0.11.0 fused_moe.py `get_default_config`). Kernel timings of
+ * that block-FP8 default against a tuned file, outside the scored rows: vllm-project/vllm#44830 (one H100 80GB HBM3,
+ * E=512, N=128, `benchmark_moe.py`) "~25% slower than the tuned configuration" at 96-512 tokens, none at 1 token;
+ * vllm-project/vllm#45142 (one H20-3e, E=512, N=256 and 128) 1.001-1.004x at 64 tokens, 1.45-1.51x at 96-512 and
+ * 1.000x at 1024. The H100 figure is taken (the Hopper SXM part the rows run; the H20-3e's is larger), and the
+ * H20-3e table's ends at 64 and 1024 tokens, linear between.
+ */
+import type { BlockFp8MoeTiles } from '../../time/moe-grid-types.js';
+import { VLLM_BLOCK_FP8_MOE_CONFIGS } from './fused-moe-configs.js';
+
+/** torch.cuda.get_device_name() of the catalog's cards, spaces as underscores: the names the listed files carry. */
+const DEVICE_NAME: Readonly<Record<string, string>> = {
+  'h100-sxm': 'NVIDIA_H100_80GB_HBM3',
+  'h100-pcie': 'NVIDIA_H100_PCIe',
+  'h200-sxm': 'NVIDIA_H200',
+  h20: 'NVIDIA_H20',
+  b200: 'NVIDIA_B200',
+  l40s: 'NVIDIA_L40S',
+  'a100-80gb-sxm': 'NVIDIA_A100-SXM4-80GB',
+};
+
+/** The listed release a version names exactly ("0.9.1+main-2025-06-11" -> "0.9.1"); none for "0.11 line" or others. */
+function listedRelease(version: string): string | undefined {
+  const m = /^v?(\d+\.\d+\.\d+)/.exec(version.trim());
+  return m !== null && m[1]! in VLLM_BLOCK_FP8_MOE_CONFIGS ? m[1] : undefined;
+}
+
+/** Releases of each kernel choice (module comment): 0.9.2 adds CUTLASS on SM100, 0.11.0 turns DeepGEMM on. */
+const CUTLASS_SM100_FROM = ['0.9.2', '0.10.0', '0.11.0'];
+const DEEP_GEMM_DEFAULT_FROM = ['0.11.0'];
+
+function tritonAt(version: string, cc: number): boolean | undefined {
+  const rel = listedRelease(version);
+  if (rel === undefined || cc <= 0) return undefined;
+  if (cc < 8.9) return false; // Marlin (Fp8MoEMethod.use_marlin)
+  if (cc < 9) return true; // Ada: neither DeepGEMM (SM90+) nor the SM100 CUTLASS grouped GEMM
+  if (DEEP_GEMM_DEFAULT_FROM.includes(rel)) return undefined; // DeepGEMM where installed
+  if (cc >= 10 && CUTLASS_SM100_FROM.includes(rel)) return false; // CutlassBlockScaledGroupedGemm
+  return true;
+}
+
+function tunedAt(version: string, e: number, n: number, gpuId: string): boolean | undefined {
+  const rel = listedRelease(version);
+  const device = DEVICE_NAME[gpuId];
+  if (rel === undefined || device === undefined) return undefined;
+  return VLLM_BLOCK_FP8_MOE_CONFIGS[rel]!.includes(`${e},${n},${device}`);
+}
+
+// Default over tuned at 96-512 tokens: "~25% slower", vllm-project/vllm#44830 (H100 80GB HBM3, E=512, N=128); carried
+// to the other cards (calibration/assumed.json).
+const DEFAULT_TILE_PLATEAU = 1.25;
+// (tokens, default / tuned): vllm-project/vllm#45142's ends (1.00x at 64 and 1024 tokens, H20-3e), the plateau between.
+const SLOWDOWN: readonly (readonly [number, number])[] = [
+  [64, 1],
+  [96, DEFAULT_TILE_PLATEAU],
+  [512, DEFAULT_TILE_PLATEAU],
+  [1024, 1],
+];
+
+function slowdownAt(tokens: number): number {
+  for (let i = 1; i < SLOWDOWN.length; i++) {
+    const [m0, f0] = SLOWDOWN[i - 1]!;
+    const [m1, f1] = SLOWDOWN[i]!;
+    if (tokens > m0 && tokens < m1) return f0 + ((f1 - f0) * (tokens - m0)) / (m1 - m0);
+    if (tokens === m1) return f1;
+  }
+  return 1;
+}
+
+export const VLLM_BLOCK_FP8_MOE_TILES: BlockFp8MoeTiles = {
+  triton: tritonAt,
+  tuned: tunedAt,
+  slowdown: slowdownAt,
+};

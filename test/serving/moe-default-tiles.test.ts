@@ -1,0 +1,109 @@
+// vLLM's block-FP8 routed experts on the Triton fused_moe take a tuned config file where the release ships one for the
+// layer's (E, N, card), else get_default_config's tiles (time/moe-default-tiles.ts, engines/vllm/moe-tiles.ts): the
+// file listing is read from the PyPI wheels (engines/vllm/fused-moe-configs.ts), the kernel choice from each release's
+// Fp8MoEMethod, and the default tiles' slowdown by tokens from vllm-project/vllm#44830 and vllm-project/vllm#45142.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { caseInputs } from '../../src/commands/validate-throughput.js';
+import { VLLM_BLOCK_FP8_MOE_CONFIGS } from '../../src/core/engines/vllm/fused-moe-configs.js';
+import { VLLM_BLOCK_FP8_MOE_TILES as TILES } from '../../src/core/engines/vllm/moe-tiles.js';
+import { estimateTime, gpuRates, modelFacts } from '../../src/core/time/index.js';
+import { defaultTileSeconds } from '../../src/core/time/moe-default-tiles.js';
+import { loadThroughputCases } from '../../src/io/load-calibration.js';
+import type { ThroughputCase } from '../../src/schema/calibration.js';
+
+const row = (id: string) => {
+  const c = loadThroughputCases('throughput.json').find((x) => x.id === id);
+  if (c === undefined) throw new Error(`no row ${id}`);
+  return c;
+};
+// vllm-project/vllm#19455: Qwen3-30B-A3B-FP8 (E=128, N=768) on one B200, vLLM main of 2025-06-11, before and after
+// the PR's B200 file.
+const VLLM19455_DEFAULT = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-default';
+const VLLM19455_TUNED = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-tuned';
+
+/** The row's decode step at `batch` in flight. */
+const tpot = (c: ThroughputCase, batch: number) => {
+  const { options, time, gpu, arch, facts } = caseInputs(c);
+  return estimateTime(arch, { ...options, batch }, gpu, time, facts.pool).tpotSeconds ?? 0;
+};
+
+describe("vLLM's block-FP8 fused_moe config files by release", () => {
+  it('lists the B200 file of vllm-project/vllm#19455 in 0.9.2 and later, not in 0.9.1', () => {
+    const key = '128,768,NVIDIA_B200';
+    expect(VLLM_BLOCK_FP8_MOE_CONFIGS['0.9.1']).not.toContain(key);
+    for (const v of ['0.9.2', '0.10.0', '0.11.0'])
+      expect(VLLM_BLOCK_FP8_MOE_CONFIGS[v]).toContain(key);
+    expect(VLLM_BLOCK_FP8_MOE_CONFIGS['0.11.0']).toHaveLength(41); // the wheel's fp8_w8a8 block files
+    expect(TILES.tuned('0.9.1+main-2025-06-11', 128, 768, 'b200')).toBe(false);
+    expect(TILES.tuned('0.9.2', 128, 768, 'b200')).toBe(true);
+  });
+
+  it('looks up only releases it lists exactly and cards whose torch name it knows', () => {
+    expect(TILES.tuned('0.11 line (early November 2025)', 256, 384, 'h100-sxm')).toBeUndefined();
+    expect(TILES.tuned('0.17.0', 128, 768, 'b200')).toBeUndefined();
+    expect(TILES.tuned('0.11.0', 128, 768, 'rtx-4090')).toBeUndefined();
+    expect(TILES.tuned('0.11.0', 128, 192, 'h100-sxm')).toBe(false);
+  });
+
+  it("takes the Triton kernel where each release's Fp8MoEMethod does", () => {
+    expect(TILES.triton('0.9.1', 10)).toBe(true); // no CUTLASS block-scaled MoE yet
+    expect(TILES.triton('0.10.0', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
+    expect(TILES.triton('0.10.0', 9)).toBe(true); // VLLM_USE_DEEP_GEMM defaults to 0
+    expect(TILES.triton('0.11.0', 9)).toBeUndefined(); // DeepGEMM on by default, where installed
+    expect(TILES.triton('0.11.0', 8.9)).toBe(true); // Ada: no DeepGEMM
+    expect(TILES.triton('0.11.0', 8)).toBe(false); // Marlin below 8.9
+  });
+});
+
+describe("the default tiles' slowdown by tokens", () => {
+  it('is none at a few tokens and at a prefill chunk, 1.25x at 96-512 (vllm-project/vllm#44830)', () => {
+    for (const m of [1, 8, 64, 1024, 8192]) expect(TILES.slowdown(m)).toBe(1);
+    for (const m of [96, 200, 512]) expect(TILES.slowdown(m)).toBe(1.25);
+    expect(TILES.slowdown(80)).toBeCloseTo(1.125, 12);
+  });
+
+  it('stays within 1 and 1.25, rising to 96 tokens and falling from 512', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20000 }),
+        fc.integer({ min: 1, max: 20000 }),
+        (a, b) => {
+          const [lo, hi] = a < b ? [a, b] : [b, a];
+          const f = TILES.slowdown(lo);
+          expect(f).toBeGreaterThanOrEqual(1);
+          expect(f).toBeLessThanOrEqual(1.25);
+          if (hi <= 96) expect(TILES.slowdown(hi)).toBeGreaterThanOrEqual(f);
+          if (lo >= 512) expect(TILES.slowdown(hi)).toBeLessThanOrEqual(f);
+        },
+      ),
+    );
+  });
+});
+
+describe("a vLLM run's block-FP8 experts on the default tiles", () => {
+  it('slows the #19455 build without the file at 200 in flight, and not the one with it', () => {
+    const before = row(VLLM19455_DEFAULT);
+    const after = row(VLLM19455_TUNED);
+    expect(after.fused_moe_config).toBe('tuned');
+    expect(tpot(before, 200)).toBeGreaterThan(tpot(after, 200) * 1.02);
+    // A row of unknown release, or of 0.10.0 (CUTLASS on SM100), keeps the tuned price.
+    expect(tpot({ ...before, engine_version: undefined }, 200)).toBe(tpot(after, 200));
+    expect(tpot({ ...before, engine_version: '0.10.0' }, 200)).toBe(tpot(after, 200));
+    // At 32 in flight the default tiles cost what a tuned file's do.
+    expect(tpot(before, 32)).toBe(tpot(after, 32));
+  });
+
+  it("adds (slowdown - 1) of the experts' bytes at the read rate, and nothing for 16-bit experts", () => {
+    const { options, time, gpu, arch } = caseInputs(row(VLLM19455_DEFAULT));
+    const m = modelFacts(arch);
+    const r = gpuRates(gpu, time, true);
+    const o = { ...options, batch: 256 };
+    const bytes = 1e8;
+    expect(defaultTileSeconds(m, o, time, r, bytes)).toBeCloseTo(
+      (m.moeLayers * bytes * 0.25) / r.mem,
+      12,
+    );
+    expect(defaultTileSeconds(m, { ...o, weights: 'bf16' }, time, r, bytes)).toBe(0);
+  });
+});
