@@ -72,7 +72,7 @@ export function kernelName(
 
 /** Per-GPU rates the phases need, already scaled by the power limit. */
 export interface GpuRates {
-  /** The catalog card's id (catalogs/gpus): what an engine's per-card tables are keyed by. */
+  /** The catalog card's id (catalogs/gpus): what an engine's per-card tables (its shipped kernel configs) are keyed by. */
   gpuId?: string;
   /** The card's memory, bytes (gpuCapacityBytes): what an engine sizes its defaults by. */
   capacityBytes?: number;
@@ -138,8 +138,6 @@ export interface GpuRates {
   gfx?: string;
   /** Compute units (AMD, where the catalog gives them): how many of a kernel's programs run at once. */
   cus?: number;
-  /** The card's catalog id: which of an engine's shipped kernel configs name it (time/moe-defaults.ts). */
-  gpuId?: string;
   /**
    * The catalog's measured all-reduce over `ranks` GPUs of a node on its fabric (GpuInterconnect.allReduce), seconds
    * by message bytes; absent where the catalog has none or the GPUs are not joined by that fabric.
@@ -518,7 +516,6 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
     ...(useNvlink && nvSwitched(g) ? {} : { socketLink: socketLinkBps(g.interconnect.pcie) }),
     interNode: t.interNodeGBps * 1e9 * NET_EFF,
     gpusPerNode: t.gpusPerNode,
-    gpuId: g.id,
     hopper,
     fp8: g.supportsFp8 === true,
     cc: Number(g.computeCapability ?? 0) || 0, // a gfx target (AMD) is no compute capability: 0
