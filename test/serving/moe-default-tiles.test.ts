@@ -82,7 +82,7 @@ describe("the default tiles' slowdown by tokens", () => {
 });
 
 describe("a vLLM run's block-FP8 experts on the default tiles", () => {
-  it('slows the #19455 build without the file at 200 in flight, and not the one with it', () => {
+  it('slows the vllm-project/vllm#19455 build without the file at 200 in flight, and not the one with it', () => {
     const before = row(VLLM19455_DEFAULT);
     const after = row(VLLM19455_TUNED);
     expect(after.fused_moe_config).toBe('tuned');
