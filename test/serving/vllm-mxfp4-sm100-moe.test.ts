@@ -46,7 +46,10 @@ describe("vLLM's MXFP4 MoE on SM100", () => {
   it("counts gpt-oss's MoE chain on 10.x as two kernels fewer than the Triton chain", () => {
     expect(vllmDecodeFeatureKernels('gpt_oss', 10).trtllmMoeMxfp4).toBe(-2);
     expect(vllmDecodeFeatureKernels('gpt_oss', 10.3).trtllmMoeMxfp4).toBe(-2);
-    expect(vllmDecodeFeatureKernels('gpt_oss', 9)).toBe(VLLM_DECODE_FEATURE_KERNELS);
+    // Hopper has its own table (triton_kernels' routing chain, release-gated) with no TensorRT-LLM-gen call.
+    expect(vllmDecodeFeatureKernels('gpt_oss', 9).trtllmMoeMxfp4).toBe(
+      VLLM_DECODE_FEATURE_KERNELS.trtllmMoeMxfp4,
+    );
     expect(vllmDecodeFeatureKernels('gpt_oss', 12)).toBe(VLLM_DECODE_FEATURE_KERNELS);
     expect(vllmDecodeFeatureKernels('qwen3_moe', 10)).toBe(VLLM_DECODE_FEATURE_KERNELS);
     const m = modelFacts(gptOss);
