@@ -21,6 +21,8 @@ const row = (id: string) => {
 // the PR's B200 file.
 const VLLM19455_DEFAULT = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-default';
 const VLLM19455_TUNED = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-tuned';
+// lukaLLM/vLLM_vs_SGLang_benchmarks: Qwen3-Coder-30B-A3B-Instruct-FP8 (E=128, N=768) on one L40S, vLLM v0.10.2.
+const LUKALLM_VLLM_ROW = 'lukallm-qwen3coder30b-fp8-l40s-vllm-sharegpt-burst1000';
 
 /** The row's decode step at `batch` in flight. */
 const tpot = (c: ThroughputCase, batch: number) => {
@@ -39,6 +41,17 @@ describe("vLLM's block-FP8 fused_moe config files by release", () => {
     expect(TILES.tuned('0.9.2', 128, 768, 'b200')).toBe(true);
   });
 
+  it("lists the 0.10.2 wheel's 41 files, the same as 0.11.0's, with no L40S file", () => {
+    expect(VLLM_BLOCK_FP8_MOE_CONFIGS['0.10.2']).toHaveLength(41);
+    expect([...VLLM_BLOCK_FP8_MOE_CONFIGS['0.10.2']!]).toEqual([
+      ...VLLM_BLOCK_FP8_MOE_CONFIGS['0.11.0']!,
+    ]);
+    expect(VLLM_BLOCK_FP8_MOE_CONFIGS['0.10.2']).toContain('20,2560,NVIDIA_H100'); // not in 0.10.0's 22
+    expect(VLLM_BLOCK_FP8_MOE_CONFIGS['0.10.0']).not.toContain('20,2560,NVIDIA_H100');
+    expect(TILES.tuned('0.10.2', 128, 768, 'l40s')).toBe(false);
+    expect(TILES.tuned('0.10.2', 128, 768, 'h200-sxm')).toBe(true);
+  });
+
   it('looks up only releases it lists exactly and cards whose torch name it knows', () => {
     expect(TILES.tuned('0.11 line (early November 2025)', 256, 384, 'h100-sxm')).toBeUndefined();
     expect(TILES.tuned('0.17.0', 128, 768, 'b200')).toBeUndefined();
@@ -53,6 +66,9 @@ describe("vLLM's block-FP8 fused_moe config files by release", () => {
     expect(TILES.triton('0.11.0', 9)).toBeUndefined(); // DeepGEMM on by default, where installed
     expect(TILES.triton('0.11.0', 8.9)).toBe(true); // Ada: no DeepGEMM
     expect(TILES.triton('0.11.0', 8)).toBe(false); // Marlin below 8.9
+    expect(TILES.triton('0.10.2', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
+    expect(TILES.triton('0.10.2', 9)).toBe(true); // VLLM_USE_DEEP_GEMM still defaults to 0
+    expect(TILES.triton('0.10.2', 8.9)).toBe(true);
   });
 });
 
@@ -92,6 +108,13 @@ describe("a vLLM run's block-FP8 experts on the default tiles", () => {
     expect(tpot({ ...before, engine_version: '0.10.0' }, 200)).toBe(tpot(after, 200));
     // At 32 in flight the default tiles cost what a tuned file's do.
     expect(tpot(before, 32)).toBe(tpot(after, 32));
+  });
+
+  it('slows the lukaLLM vLLM v0.10.2 L40S burst of Qwen3-Coder-30B-A3B-FP8, whose release has no L40S file', () => {
+    const c = row(LUKALLM_VLLM_ROW);
+    expect(c.engine_version).toBe('0.10.2'); // image vllm/vllm-openai:v0.10.2 in the source's docker-compose
+    expect(tpot(c, 140)).toBeGreaterThan(tpot({ ...c, engine_version: undefined }, 140) * 1.02);
+    expect(tpot(c, 32)).toBe(tpot({ ...c, engine_version: undefined }, 32));
   });
 
   it("adds (slowdown - 1) of the experts' bytes at the read rate, and nothing for 16-bit experts", () => {

@@ -4,9 +4,10 @@
  *
  * Which kernel runs the block-FP8 experts, read in each listed wheel's quantization/fp8.py `Fp8MoEMethod` and envs.py:
  * below compute capability 8.9 Marlin (`use_marlin`); 0.9.1 has no CUTLASS block-scaled MoE and
- * `VLLM_USE_DEEP_GEMM` defaults to "0", so the Triton fused_moe on Ada, Hopper and Blackwell; 0.9.2 and 0.10.0 add
- * `CutlassBlockScaledGroupedGemm` on capability 10.0 (`has_device_capability(100)` / `is_device_capability(100)`) and
- * keep DeepGEMM off by default, so Triton on Ada and Hopper only; 0.11.0 turns `VLLM_USE_DEEP_GEMM` to "1", so on
+ * `VLLM_USE_DEEP_GEMM` defaults to "0", so the Triton fused_moe on Ada, Hopper and Blackwell; 0.9.2, 0.10.0 and 0.10.2
+ * add `CutlassBlockScaledGroupedGemm` on capability 10.0 (`has_device_capability(100)` / `is_device_capability(100)`)
+ * and keep DeepGEMM off by default (0.10.2's FlashInfer FP8 MoE only under VLLM_USE_FLASHINFER_MOE_FP8, default "0"),
+ * so Triton on Ada and Hopper only; 0.11.0 turns `VLLM_USE_DEEP_GEMM` to "1", so on
  * Hopper and Blackwell DeepGEMM runs where the deep_gemm package is installed (not known from a release alone) and Ada
  * keeps Triton (DeepGEMM needs SM90). A release without a listing (VLLM_BLOCK_FP8_MOE_CONFIGS) is not looked up.
  *
@@ -39,7 +40,7 @@ function listedRelease(version: string): string | undefined {
 }
 
 /** Releases of each kernel choice (module comment): 0.9.2 adds CUTLASS on SM100, 0.11.0 turns DeepGEMM on. */
-const CUTLASS_SM100_FROM = ['0.9.2', '0.10.0', '0.11.0'];
+const CUTLASS_SM100_FROM = ['0.9.2', '0.10.0', '0.10.2', '0.11.0'];
 const DEEP_GEMM_DEFAULT_FROM = ['0.11.0'];
 
 function tritonAt(version: string, cc: number): boolean | undefined {
