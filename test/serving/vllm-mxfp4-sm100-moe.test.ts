@@ -12,6 +12,7 @@ import {
 } from '../../src/core/engines/moe-call.js';
 import {
   VLLM_DECODE_FEATURE_KERNELS,
+  VLLM_SM90_GPT_OSS_KERNELS,
   vllmDecodeFeatureKernels,
 } from '../../src/core/engines/vllm/decode-kernels.js';
 import { decodeFeatureKernels } from '../../src/core/time/decode-host.js';
@@ -46,10 +47,9 @@ describe("vLLM's MXFP4 MoE on SM100", () => {
   it("counts gpt-oss's MoE chain on 10.x as two kernels fewer than the Triton chain", () => {
     expect(vllmDecodeFeatureKernels('gpt_oss', 10).trtllmMoeMxfp4).toBe(-2);
     expect(vllmDecodeFeatureKernels('gpt_oss', 10.3).trtllmMoeMxfp4).toBe(-2);
-    // Hopper has its own table (triton_kernels' routing chain, release-gated) with no TensorRT-LLM-gen call.
-    expect(vllmDecodeFeatureKernels('gpt_oss', 9).trtllmMoeMxfp4).toBe(
-      VLLM_DECODE_FEATURE_KERNELS.trtllmMoeMxfp4,
-    );
+    // 9.x runs triton_kernels' matmul_ogs by release (test/core/vllm-gptoss-triton-routing.test.ts), not FlashInfer's.
+    expect(vllmDecodeFeatureKernels('gpt_oss', 9)).toBe(VLLM_SM90_GPT_OSS_KERNELS);
+    expect(vllmDecodeFeatureKernels('gpt_oss', 9).trtllmMoeMxfp4).toBeUndefined();
     expect(vllmDecodeFeatureKernels('gpt_oss', 12)).toBe(VLLM_DECODE_FEATURE_KERNELS);
     expect(vllmDecodeFeatureKernels('qwen3_moe', 10)).toBe(VLLM_DECODE_FEATURE_KERNELS);
     const m = modelFacts(gptOss);

@@ -41,14 +41,15 @@ export interface DecodeFeatureKernels {
   attentionTpAllReduces?: number;
   indexerLayer?: number;
   torchBiasedRouter?: TorchBiasedRouter;
-  tritonKernelsMxfp4Routing?: TritonKernelsMxfp4Routing;
+  tritonKernelsMxfp4Routing?: readonly TritonKernelsMxfp4Routing[];
 }
 
 /**
  * DecodeFeatureKernels.tritonKernelsMxfp4Routing: per MoE layer of MXFP4 experts the engine runs through triton_kernels'
  * `matmul_ogs` by default (no quantization format named: TimeOptions.quantFormat), the kernels its routing-data build
  * launches beyond the counted Marlin chain, in the releases from `from` up to (not including) `before`, named by
- * TimeOptions.engineVersion; a run whose release is not given is not priced so (the launch asks for Marlin).
+ * TimeOptions.engineVersion; one entry a span of releases running the same chain. A run whose release is not given is
+ * not priced so (the launch asks for Marlin).
  */
 export interface TritonKernelsMxfp4Routing {
   kernels: number;

@@ -280,14 +280,16 @@ export function decodeFeatureKernels(
 
 /**
  * The kernels an MXFP4 MoE layer's triton_kernels routing-data build launches beyond the counted chain
- * (DecodeFeatureKernels.tritonKernelsMxfp4Routing): in the releases it names, where no quantization format was named
- * (the engine's default backend, not Marlin) and the release is given.
+ * (DecodeFeatureKernels.tritonKernelsMxfp4Routing): the count of the span of releases the given release falls in, where
+ * no quantization format was named (the engine's default backend, not Marlin).
  */
 function tritonKernelsRouting(k: DecodeFeatureKernels, t?: TimeOptions): number {
-  const r = k.tritonKernelsMxfp4Routing;
   const v = t?.engineVersion;
-  if (r === undefined || v === undefined || (t?.quantFormat ?? null) !== null) return 0;
-  return releaseAtLeast(v, r.from) && releaseNamedBefore(v, r.before) ? r.kernels : 0;
+  if (v === undefined || (t?.quantFormat ?? null) !== null) return 0;
+  const span = k.tritonKernelsMxfp4Routing?.find(
+    (r) => releaseAtLeast(v, r.from) && releaseNamedBefore(v, r.before),
+  );
+  return span?.kernels ?? 0;
 }
 
 /** Whether `n` routed experts are a power of two (SGLang's fused gates take only those: layers/moe/topk.py). */

@@ -67,16 +67,41 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
  * vllm-project/vllm#39714 (v0.20.1, 2x H100) names the same build "the 14-kernel chain for computing routing data"
  * at M <= 64. Releases: v0.19.1 (the vLLM blog's FP8 KV-cache build) through v0.20.x (vllm-project/vllm#39714 at
  * v0.20.1); vllm-project/vllm#43135 (2026-05-19) pins triton_kernels back to v3.5.1, whose fused `routing()` has no
- * such chain, in a release not read here, so the bound is 0.21.0. Before 0.19.0 (v0.16.0 pins v3.5.1,
- * vllm-project/vllm#43135's table; v0.18.0 ran triton_kernels' `topk` then a second `SparseMatrix`,
- * vllm-project/vllm#37683) the chain differs and is not priced. Read: `make_routing_data` at vllm-project/vllm@04bec4cd,
+ * such chain, in a release not read here, so the bound is 0.21.0. Read: `make_routing_data` at vllm-project/vllm@04bec4cd,
  * the v3.6 `SparseMatrix` form of `routing_from_bitmatrix` in a later copy of the same file, triton_kernels at
  * triton-lang/triton@0b8b2666 (bitmatrix.py), @12d909bf (sum_bitmatrix_rows.py), @174e5788 (ragged_tensor.py).
+ *
+ * Before 0.19.0 the Hopper path is the monolithic one (Mxfp4MoEMethod.is_monolithic for the TRITON backend:
+ * `triton_kernel_moe_forward` takes the router logits, no vLLM top-k runs), read in the PyPI wheels:
+ * - 0.12.0 to 0.16.0 (vllm/third_party/triton_kernels the same files in the 0.12.0, 0.13.0, 0.14.0, 0.15.0 and 0.16.0
+ *   wheels): triton_kernels' fused `routing()` runs `_topk_forward` (which zeroes its own column-sum scratchpad, so the
+ *   bitmatrix sum needs no memset), `_sum_bitmatrix_rows`, `_combined_routing_memset` and `_combined_routing_compute`
+ *   (routing.py SortTokens, reduction_details/reduce_bitmatrix.py): 4, where the chain has the top-k and
+ *   moe_align_block_size. `matmul_ogs` fuses the SwiGLU into w13; w2's scatter over 4 experts a token is not fused
+ *   (`can_use_fused_scatter` needs `n_expts_act == 1`), so `reduce_grouped` runs `_reduce_grouped`, in moe_sum's place;
+ *   w13 runs no reduce where split-K is 1, which vLLM sets on cc 9.0 from 0.13.0
+ *   (quantization/utils/mxfp4_utils.py `"split_k": 1`): 8 kernels a layer against the chain's 7, 1 more. The 0.12.0
+ *   wheel leaves split-K to triton_kernels' `compute_split_k`, which can add a w13 reduce where the grid is under the
+ *   SM count: not counted.
+ * - 0.17.0 and 0.18.0 (their vendored triton_kernels the same files, the v3.6 `SparseMatrix` API): `legacy_routing`
+ *   runs `topk` (`_topk_forward`, then its `SparseMatrix` builds `make_bitmatrix_metadata`: `sum_bitmatrix_rows`'
+ *   `torch.zeros` and `_sum_bitmatrix_rows`, `_bitmatrix_metadata_compute_stage1` and `_stage2`), then
+ *   `legacy_routing_from_bitmatrix` builds a second `SparseMatrix` of the same mask (the same 4 again;
+ *   vllm-project/vllm#37683's three kernels twice), `make_ragged_tensor_metadata` (memset, compute: 2) and the gate
+ *   gather `vals.flatten()[combine_indx]` (1): 12 with the top-k. `matmul_ogs` runs w13 with the SwiGLU fused and w2,
+ *   whose top-k reduce is `scatter_indx.src_indx != -1` and `reduce`'s kernel (matmul_ogs.py, reduce.py): 17 kernels a
+ *   layer against the chain's 7, 10 more.
  */
 export const VLLM_SM90_GPT_OSS_KERNELS: DecodeFeatureKernels = {
   ...VLLM_DECODE_FEATURE_KERNELS,
-  // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation
-  tritonKernelsMxfp4Routing: { kernels: 11, from: '0.19.0', before: '0.21.0' },
+  tritonKernelsMxfp4Routing: [
+    // routing(): _topk_forward, _sum_bitmatrix_rows, memset, compute; w13, w2, _reduce_grouped (vllm 0.16.0 wheel)
+    { kernels: 1, from: '0.12.0', before: '0.17.0' },
+    // topk and two SparseMatrix builds, ragged metadata, gather; w2's mask and reduce (vllm 0.17.0 wheel)
+    { kernels: 10, from: '0.17.0', before: '0.19.0' },
+    // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation
+    { kernels: 11, from: '0.19.0', before: '0.21.0' },
+  ],
 };
 
 /**
