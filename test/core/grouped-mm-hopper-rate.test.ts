@@ -20,7 +20,7 @@ import { shapeFactor } from '../../src/core/time/shape.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 
-/** One configuration of VeOmni#460's H100 table. */
+/** One configuration of ByteDance-Seed/VeOmni#460's H100 table. */
 interface FusedMoeCase {
   tokens: number;
   hidden: number;
@@ -31,7 +31,7 @@ interface FusedMoeCase {
   ms: number;
 }
 
-/** VeOmni#460's H100 table: tokens, hidden, expert width, experts, top-k, "Torch Fused MoE" forward (ms). */
+/** ByteDance-Seed/VeOmni#460's H100 table: tokens, hidden, expert width, experts, top-k, "Torch Fused MoE" forward (ms). */
 const VEOMNI_H100_TORCH_FUSED_MOE: readonly FusedMoeCase[] = [
   { tokens: 32768, hidden: 2048, ffn: 768, experts: 128, topK: 8, ms: 10.218 },
   { tokens: 32768, hidden: 2048, ffn: 512, experts: 512, topK: 10, ms: 11.411 },

@@ -4169,7 +4169,7 @@ describe("time model on Liger-Kernel's HF Trainer FSDP logs", () => {
 // model on the same card (tt4605-qwen3-30b-a3b-8xb200-baseline: 2 x 4,096, full checkpointing, no compile) reads too fast,
 // so the pair brackets the model rather than one side of it. docs/time-model.md "A torchtitan Qwen3-30B-A3B control run on 8
 // B200, and torch._grouped_mm on Hopper against a kernel benchmark".
-describe("time model on pith-train#79's torchtitan control run on 8 B200", () => {
+describe("time model on mlc-ai/pith-train#79's torchtitan control run on 8 B200", () => {
   const err = Object.fromEntries(pithtrainRows.map((r) => [r.id, r.error]));
   const first: Record<string, number> = {
     'pithtrain79-qwen3-30b-a3b-8xb200-titan-fsdp8': -0.273,
