@@ -100,9 +100,9 @@ export interface TimeOptions {
    */
   engineVersion?: string;
   /**
-   * The run added a tuned fused_moe config file for its block-FP8 experts that its release did not ship, so no default
-   * tiles (time/moe-default-tiles.ts). No flag sets it; `validate --throughput` does for rows whose `fused_moe_config`
-   * is 'tuned'.
+   * The run added a tuned fused_moe config file for its experts that its release did not ship, so no default tiles
+   * (time/moe-default-tiles.ts). No flag sets it; `validate --throughput` does for rows whose `fused_moe_config` is
+   * 'tuned'.
    */
   moeTunedConfig?: boolean;
   /**

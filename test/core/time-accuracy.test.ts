@@ -1480,7 +1480,7 @@ const FIELD_BARS = {
   // (time/fp32-router.ts).
   'gpsglmair kind:serving engine:vllm': { count: 4, median: 0.592, p90: 0.854 },
   // The SGLang rows +30.9%, +19.0% with the release named and SGLang's default 16-bit fused_moe tiles above E tokens
-  // where v0.5.4.post2 ships no tuned file for E=128,N=352 on either card (time/moe-defaults.ts).
+  // where v0.5.4.post2 ships no tuned file for E=128,N=352 on either card (time/moe-default-tiles.ts).
   'gpsglmair kind:serving engine:sglang': { count: 2, median: 0.25, p90: 0.31 },
   // GPUStack's GLM-4.6 pages (docs/performance-lab/glm-4.6/h100.md and a100.md; zai-org/GLM-4.6-FP8 over TP 8, vLLM
   // v0.11.0 and SGLang v0.5.3): ShareGPT bursts of 1000 on eight H100s (vLLM +215.3%; SGLang +158.5%, with EP 8 +151.8%)

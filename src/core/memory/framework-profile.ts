@@ -606,7 +606,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    * Time: the fused-expert GEMM kernel's K tile and pipeline depth for 16-bit experts at decode (time/moe-call.ts
    * fusedMoeChainSeconds): a program walks K in blockK steps, stages - 1 loads in flight (`rocmStages` on an AMD
    * Instinct GPU, whose HBM round trip each waits; absent, not timed there). Absent: no K-loop chain is timed.
-   * `grid`: its launch grid's early-exiting programs (time/moe-grid.ts); `defaults`: its untuned tiles (time/moe-defaults.ts).
+   * `grid`: its launch grid's early-exiting programs (time/moe-grid.ts); `defaults`: its default tiles where no tuned
+   * config file ships, per dtype family, 16-bit or block-FP8 (time/moe-default-tiles.ts).
    */
   fusedMoeTile16?: FusedMoeTile16;
   /**

@@ -9,7 +9,6 @@ import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
 import { aiterMoeSeconds } from './aiter-moe.js';
 import { tritonMoeSeconds } from './moe-grid.js';
-import { defaultTileSeconds } from './moe-defaults.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
@@ -648,7 +647,7 @@ function dmmvTail(
 /**
  * A step's MoE layers beyond their bytes and kernel gaps: the fused-expert call's fixed latency at small batch
  * (moeCallSeconds; AITER's K-loop floor where its block-FP8 MoE runs, aiter-moe.ts) and, for 16-bit experts, the GEMMs' K-loop chains where they outlast the bytes
- * (fusedMoeChainSeconds), the launch grid's early-exiting programs (moe-grid.ts tritonMoeSeconds) and the default tiles (moe-defaults.ts).
+ * (fusedMoeChainSeconds), the launch grid's early-exiting programs and the default tiles (moe-grid.ts tritonMoeSeconds).
  */
 function moeLayersSeconds(
   m: ModelFacts,
@@ -673,8 +672,7 @@ function moeLayersSeconds(
   const call = aiter ?? moeCallSeconds(latency, m.moeLayers, Math.max(layerBytes / r.mem, issue));
   // The Triton fused_moe K-loop chain, where the engine runs its 16-bit experts through that kernel.
   const triton = tr.q === null && !trtllmMoe16(m, o, r.cc, t);
-  const untuned = defaultTileSeconds(m, o, t, r, tr.expertGpu, triton); // no tuned file (moe-defaults.ts)
-  return call + tritonMoeSeconds(m, o, t, r, layerBytes, triton) + untuned;
+  return call + tritonMoeSeconds(m, o, t, r, layerBytes, triton);
 }
 
 /** A decode step's seconds and the figures decodeStep's phases and bound are made of. */

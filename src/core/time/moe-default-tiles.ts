@@ -1,12 +1,13 @@
 /**
- * A decode step's block-FP8 routed experts on the Triton fused_moe's default tiles. Without a tuned
- * `E=..,N=..,device_name=..,dtype=fp8_w8a8,block_shape=[128,128].json` in the release, `try_get_optimal_moe_config`
- * runs `get_default_config` (vllm/model_executor/layers/fused_moe/fused_moe.py), whose kernel runs longer than a tuned
- * file's at some batch sizes (the engine's `FusedMoeGrid.blockFp8Tiles.slowdown`, from kernel benchmarks). Priced only
- * where the engine's listing says so for the run's release and card: the Triton fused_moe runs the block-FP8 experts
- * (`triton`), and no tuned file matches the layer's local experts and per-rank width (`tuned`); a run that added a
- * tuned file (TimeOptions.moeTunedConfig) is not. The experts' GEMMs at decode are the step's routed-expert bytes at
- * the card's read rate (the model's expert time), so the default tiles add (slowdown - 1) of it.
+ * A decode step's routed experts on the engine's default fused_moe tiles. The Triton fused_moe picks its tiles from a
+ * tuned config file named for the layer's local experts, the down projection's input width on one rank, the card and
+ * the experts' dtype family, else from `get_default_config` (vLLM's `try_get_optimal_moe_config`,
+ * vllm/model_executor/layers/fused_moe/fused_moe.py; SGLang's `get_moe_configs`, fused_moe_triton_config.py), whose
+ * kernel runs longer than a tuned file's at some token counts. The engine's profile (`fusedMoeTile16.defaults`) gives,
+ * per dtype family, which files each release ships, which kernel runs the experts and the default tiles' slowdown by
+ * tokens, each from its own source (engines/vllm/moe-tiles.ts, engines/sglang/fused-moe-configs.ts). The experts'
+ * GEMMs at decode are the step's routed-expert bytes at the card's read rate (the model's expert time), so the default
+ * tiles add (slowdown - 1) of it.
  */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -15,6 +16,7 @@ import { runsBlockFp8Path } from './block-fp8.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import type { MoeFamilyTiles, MoeTileFamily } from './moe-grid-types.js';
 
 /** The layer's local experts and the down projection's input width on one rank (vLLM's `E, _, N = w2_shape`). */
 function localShape(m: ModelFacts, o: EstimateOptions): { e: number; n: number } {
@@ -23,9 +25,48 @@ function localShape(m: ModelFacts, o: EstimateOptions): { e: number; n: number }
 }
 
 /**
- * Seconds a decode step's MoE layers spend beyond a tuned file's kernels on the default tiles; 0 where the engine gives
- * no listing, the release or card is not listed, another kernel runs the experts, or a tuned file matched.
- * `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step.
+ * The dtype family whose files the step's experts look up: block-scaled FP8 experts on that path (block-fp8.ts
+ * runsBlockFp8Path), else 16-bit experts on the Triton fused_moe (`triton16`, decode.ts moeLayersSeconds); none else.
+ */
+function tileFamily(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  triton16: boolean,
+): MoeTileFamily | undefined {
+  if (runsBlockFp8Path(m.arch, o, r.cc)) return 'blockFp8';
+  return triton16 ? 'bits16' : undefined;
+}
+
+/**
+ * The family's listing where the step runs the default tiles: the Triton fused_moe runs the experts and no tuned file
+ * matches the layer's local shape on the card in the run's release; undefined where any of that is not so or not
+ * known, off NVIDIA, under DP attention (its gathered tokens' shapes are not read), under expert parallelism where
+ * the family's lookup is not read per rank, or where the run added a tuned file (TimeOptions.moeTunedConfig).
+ */
+function untunedFamily(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  triton16: boolean,
+): MoeFamilyTiles | undefined {
+  const family = tileFamily(m, o, r, triton16);
+  const d =
+    family === undefined ? undefined : FRAMEWORKS[o.framework].fusedMoeTile16?.defaults?.[family];
+  if (d === undefined || r.rocm || r.gpuId === undefined || m.experts <= 1) return undefined;
+  if (t.moeTunedConfig === true || o.dpAttention === true) return undefined;
+  if ((o.ep ?? 1) > 1 && d.localUnderEp !== true) return undefined;
+  const v = t.engineVersion;
+  if (d.triton !== undefined && d.triton(v, r.cc) !== true) return undefined;
+  const { e, n } = localShape(m, o);
+  return Number.isInteger(n) && d.tuned(v, e, n, r.gpuId) === false ? d : undefined;
+}
+
+/**
+ * Seconds a decode step's MoE layers spend beyond a tuned file's kernels on the default tiles (untunedFamily says
+ * where); 0 elsewhere. `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step; `triton16`: the step
+ * runs 16-bit experts through the Triton fused_moe.
  */
 export function defaultTileSeconds(
   m: ModelFacts,
@@ -33,15 +74,10 @@ export function defaultTileSeconds(
   t: TimeOptions,
   r: GpuRates,
   layerBytes: number,
+  triton16: boolean,
 ): number {
-  const tiles = FRAMEWORKS[o.framework].fusedMoeTile16?.grid?.blockFp8Tiles;
-  const v = t.engineVersion;
-  if (tiles === undefined || v === undefined || r.gpuId === undefined || r.rocm) return 0;
-  if (t.moeTunedConfig === true || o.dpAttention === true || !runsBlockFp8Path(m.arch, o, r.cc))
-    return 0;
-  if (tiles.triton(v, r.cc) !== true) return 0;
-  const { e, n } = localShape(m, o);
-  if (tiles.tuned(v, e, n, r.gpuId) !== false) return 0;
-  const factor = tiles.slowdown(routedBatch(o, t, r, o.batch));
+  const d = untunedFamily(m, o, t, r, triton16);
+  if (d === undefined || layerBytes <= 0) return 0;
+  const factor = d.slowdown(routedBatch(o, t, r, o.batch), localShape(m, o).e);
   return m.moeLayers * (layerBytes / r.mem) * (factor - 1);
 }

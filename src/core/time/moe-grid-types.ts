@@ -1,4 +1,7 @@
-/** The shapes of an engine's fused_moe launch grid (FrameworkProfile.fusedMoeTile16.grid), priced by moe-grid.ts. */
+/**
+ * The shapes of an engine's fused_moe launch grid (FrameworkProfile.fusedMoeTile16.grid), priced by moe-grid.ts, and
+ * of its default tiles by dtype family (FrameworkProfile.fusedMoeTile16.defaults), priced by moe-default-tiles.ts.
+ */
 
 /** BLOCK_SIZE_M and BLOCK_SIZE_N of the engine's default fused_moe tiles. */
 export interface MoeTileMN {
@@ -35,33 +38,43 @@ export interface FusedMoeGrid {
   epAlignsLocal?: boolean;
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
-  /** Block-FP8 tuned files by release and the default tiles' cost (time/moe-default-tiles.ts). Absent: not priced. */
-  blockFp8Tiles?: BlockFp8MoeTiles;
 }
 
 /**
- * Whether an engine release ran a block-FP8 checkpoint's routed experts through the Triton fused_moe on a tuned config
- * file, and the default tiles' kernel time over a tuned file's by tokens (engines/vllm/moe-tiles.ts).
+ * The dtype families whose tuned fused_moe config files an engine names apart: 16-bit experts (no `dtype=` in the file
+ * name) and block-scaled FP8 ones (`dtype=fp8_w8a8,block_shape=[128,128]`).
  */
-export interface BlockFp8MoeTiles {
-  /** At `version` on a card of compute capability `cc`: the Triton fused_moe (true), another kernel, or not known. */
-  triton(version: string, cc: number): boolean | undefined;
-  /** At `version`, a tuned file for `e` local experts of width `n` on card `gpuId`: true, false, or not known. */
-  tuned(version: string, e: number, n: number, gpuId: string): boolean | undefined;
-  /** The default tiles' kernel time over a tuned file's at `tokens` tokens. */
-  slowdown(tokens: number): number;
+export type MoeTileFamily = 'bits16' | 'blockFp8';
+
+/**
+ * One dtype family's tuned fused_moe config files by release, local expert shape and card, which kernel runs its
+ * experts, and what the default tiles cost against a tuned file (FusedMoeDefaultTiles; time/moe-default-tiles.ts).
+ */
+export interface MoeFamilyTiles {
+  /**
+   * At release `version` (undefined: none given), a tuned file for `e` local experts whose down projection is `n` wide
+   * on one rank, on card `gpuId`: true, false, or undefined (not known: not priced).
+   */
+  tuned(version: string | undefined, e: number, n: number, gpuId: string): boolean | undefined;
+  /**
+   * At release `version` on a card of compute capability `cc`: the Triton fused_moe runs the family's experts (true),
+   * another kernel (false), or not known. Absent: the step's own kernel choice decides (16-bit experts' runner).
+   */
+  triton?(version: string | undefined, cc: number): boolean | undefined;
+  /** The default tiles' kernel time over a tuned file's at `tokens` routed tokens through `e` local experts. */
+  slowdown(tokens: number, e: number): number;
+  /**
+   * Under expert parallelism the lookup names the rank's local experts at whole-expert width (vLLM's `E, _, N =
+   * w2_shape`). Absent: such steps are not priced (their per-rank shapes not read).
+   */
+  localUnderEp?: boolean;
 }
 
 /**
- * The engine's default 16-bit fused_moe tiles above E tokens against a tuned config file (FrameworkProfile.
- * fusedMoeTile16.defaults; time/moe-defaults.ts prices them).
+ * The engine's default fused_moe tiles where no tuned config file ships (FusedMoeTile16.defaults), per dtype family.
+ * A family absent is not priced.
  */
-export interface FusedMoeDefaults16 {
-  /** The share of a tuned file's rate the default tiles keep on a memory-bound step of more tokens than experts. */
-  largeReadShare: number;
-  /** Whether the release ships a tuned file for E experts of width N on the card; null: not known (not priced). */
-  tuned: (experts: number, n: number, gpu: string, version: string | undefined) => boolean | null;
-}
+export type FusedMoeDefaultTiles = Partial<Record<MoeTileFamily, MoeFamilyTiles>>;
 
 /** The engine's 16-bit fused_moe tiles (FrameworkProfile.fusedMoeTile16: its fields are documented there). */
 export interface FusedMoeTile16 {
@@ -69,5 +82,5 @@ export interface FusedMoeTile16 {
   stages: number;
   rocmStages?: number;
   grid?: FusedMoeGrid;
-  defaults?: FusedMoeDefaults16;
+  defaults?: FusedMoeDefaultTiles;
 }

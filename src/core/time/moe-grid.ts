@@ -122,8 +122,8 @@ export function decodeExitSeconds(
 
 /**
  * A decode step's Triton fused_moe seconds beyond the engine's call figure: the 16-bit GEMMs' K-loop chains
- * (moe-call.ts fusedMoeChainSeconds, over this GPU's expert width), the early-exiting programs, and block-FP8 experts'
- * default tiles where the release had no tuned file (moe-default-tiles.ts).
+ * (moe-call.ts fusedMoeChainSeconds, over this GPU's expert width), the early-exiting programs, and the default tiles
+ * where the release had no tuned file for the experts' dtype family (moe-default-tiles.ts).
  * `layerBytes`: one MoE layer's routed-expert bytes on one GPU this step.
  */
 export function tritonMoeSeconds(
@@ -138,6 +138,8 @@ export function tritonMoeSeconds(
   const fw = FRAMEWORKS[o.framework];
   const chain = triton16 ? fusedMoeChainSeconds(m, fw, r, layerBytes, width) : 0;
   return (
-    chain + decodeExitSeconds(m, o, t, r, triton16) + defaultTileSeconds(m, o, t, r, layerBytes)
+    chain +
+    decodeExitSeconds(m, o, t, r, triton16) +
+    defaultTileSeconds(m, o, t, r, layerBytes, triton16)
   );
 }

@@ -12,7 +12,7 @@
  * every folder on disk, newest first); else `get_default_config`. So a name shipped in any folder is a tuned file.
  */
 import { releaseAtLeast } from '../../compare-releases.js';
-import type { FusedMoeDefaults16 } from '../../time/moe-grid-types.js';
+import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
 
 /** The wheels read, oldest first; a release between two takes the next wheel's list (files only accumulate). */
 const WHEELS_READ = ['0.4.6.post1', '0.5.3', '0.5.4.post2', '0.5.8', '0.5.14', '0.5.23'] as const;
@@ -198,18 +198,18 @@ const TUNED_16BIT: Readonly<Record<string, string>> = {
 
 /**
  * Whether SGLang release `version` (none: the newest read) ships a tuned 16-bit fused_moe file for E experts of
- * width N on the GPU `gpu`; null where the card is not in SGLANG_FUSED_MOE_DEVICES or the release is before the
+ * width N on the GPU `gpu`; undefined where the card is not in SGLANG_FUSED_MOE_DEVICES or the release is before the
  * oldest wheel read (SGLang before 0.3 ran vLLM's FusedMoE and its files), so unknown.
  */
 export function sglangTuned16(
+  version: string | undefined,
   experts: number,
   n: number,
   gpu: string,
-  version: string | undefined,
-): boolean | null {
+): boolean | undefined {
   const device = SGLANG_FUSED_MOE_DEVICES[gpu];
-  if (device === undefined) return null;
-  if (version !== undefined && !releaseAtLeast(version, '0.4.6')) return null;
+  if (device === undefined) return undefined;
+  if (version !== undefined && !releaseAtLeast(version, '0.4.6')) return undefined;
   const wheel =
     version === undefined
       ? NEWEST_READ
@@ -219,15 +219,26 @@ export function sglangTuned16(
 }
 
 /**
- * SGLang's default 16-bit fused_moe tiles against a tuned file (FrameworkProfile.fusedMoeTile16.defaults;
- * time/moe-defaults.ts). `get_default_config` (fused_moe_triton_config.py, the same in all six wheels above) gives
- * 16-bit experts BLOCK_SIZE_M 16 x N 32 x K 64 up to E tokens and 64 x 64 x 32 (GROUP_SIZE_M 8, Triton's default
- * warps and stages) above. sgl-project/sglang#34150 times both against tuned files for one BF16 shape (E=256, N=512,
- * NVIDIA H200, Triton 3.7.1, the whole fused-MoE call with random top-k routing): at M = 256 (not above E, the small
- * tiles) 390.0 us against 386.9 us; at M = 512 (above E, the 64 x 64 tiles) 545.5 us against 394.2 us, where the
- * call reads every expert's weights both times: the default tiles keep 394.2 / 545.5 of the tuned rate.
+ * SGLang's default 16-bit fused_moe tiles against a tuned file. `get_default_config` (fused_moe_triton_config.py, the
+ * same in all six wheels above) gives 16-bit experts BLOCK_SIZE_M 16 x N 32 x K 64 up to E tokens and 64 x 64 x 32
+ * (GROUP_SIZE_M 8, Triton's default warps and stages) above. sgl-project/sglang#34150 times both against tuned files
+ * for one BF16 shape (E=256, N=512, NVIDIA H200, Triton 3.7.1, the whole fused-MoE call with random top-k routing): at
+ * M = 256 (not above E, the small tiles) 390.0 us against 386.9 us; at M = 512 (above E, the 64 x 64 tiles) 545.5 us
+ * against 394.2 us, where the call reads every expert's weights both times: the default tiles keep 394.2 / 545.5 of
+ * the tuned rate.
  */
-export const SGLANG_FUSED_MOE_DEFAULTS: FusedMoeDefaults16 = {
-  largeReadShare: 394.2 / 545.5, // sgl-project/sglang#34150, H200, E=256 N=512 BF16, M = 512: tuned / default
-  tuned: sglangTuned16,
+export const SGLANG_LARGE_READ_SHARE = 394.2 / 545.5; // sgl-project/sglang#34150, M = 512: tuned / default
+
+/** Above E tokens the default tiles' time over a tuned file's, 1 / SGLANG_LARGE_READ_SHARE; at or below E, none. */
+function slowdown16(tokens: number, e: number): number {
+  return tokens > e ? 1 / SGLANG_LARGE_READ_SHARE : 1;
+}
+
+/**
+ * SGLang's default fused_moe tiles (FrameworkProfile.fusedMoeTile16.defaults; time/moe-default-tiles.ts): 16-bit
+ * experts only, run through the Triton fused_moe where the step's runner says so. Under expert parallelism the per-rank
+ * shapes are not read (absent localUnderEp: not priced).
+ */
+export const SGLANG_FUSED_MOE_DEFAULTS: FusedMoeDefaultTiles = {
+  bits16: { tuned: sglangTuned16, slowdown: slowdown16 },
 };

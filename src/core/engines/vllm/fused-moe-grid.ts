@@ -18,7 +18,6 @@
  */
 import type { FusedMoeGrid } from '../../time/moe-grid-types.js';
 import { SGLANG_FUSED_MOE_GRID } from '../sglang/fused-moe-grid.js';
-import { VLLM_BLOCK_FP8_MOE_TILES } from './moe-tiles.js';
 
 export const VLLM_FUSED_MOE_GRID: FusedMoeGrid = {
   tiles: {
@@ -30,5 +29,4 @@ export const VLLM_FUSED_MOE_GRID: FusedMoeGrid = {
   smallBatchRowCap: true, // invoke_fused_moe_kernel: EM = min(len(sorted_token_ids), M x top_k x BLOCK_SIZE_M)
   epAlignsLocal: true, // vllm 0.33.0 experts/triton_moe.py: ignore_invalid_experts=skip_invalid (expert_map set)
   exitProgram: { hopper: SGLANG_FUSED_MOE_GRID.exitProgram.hopper },
-  blockFp8Tiles: VLLM_BLOCK_FP8_MOE_TILES, // tuned file or get_default_config by release (moe-tiles.ts)
 };

@@ -28,6 +28,7 @@ import {
 } from './rocm-attention.js';
 import { VLLM_ROCM_LIBRARY_GEMM } from './rocm-gemm.js';
 import { VLLM_FUSED_MOE_GRID } from './fused-moe-grid.js';
+import { VLLM_FUSED_MOE_DEFAULT_TILES } from './moe-tiles.js';
 import { vllmFusedMoeWorkspace } from './fused-moe-workspace.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
 import { VLLM_MXFP4_MARLIN_MAJORS } from './mxfp4-backend.js';
@@ -274,11 +275,13 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // third_party/nvidia/backend/compiler.py CUDAOptions), which the dict leaves unset. On ROCm the same kernel runs them
   // unless VLLM_ROCM_USE_AITER is set (vllm/model_executor/layers/fused_moe/rocm_aiter_fused_moe.py
   // is_rocm_aiter_moe_enabled; off by default in vllm/envs.py), at Triton's HIP default depth, num_stages 2.
-  // Its launch grid over moe_align_block_size's padded rows (engines/vllm/fused-moe-grid.ts).
+  // Its launch grid over moe_align_block_size's padded rows (engines/vllm/fused-moe-grid.ts), and its block-FP8
+  // default tiles where the release ships no tuned file for the shape (engines/vllm/moe-tiles.ts).
   fusedMoeTile16: {
     ...FUSED_MOE_TILE_16,
     rocmStages: TRITON_HIP_NUM_STAGES,
     grid: VLLM_FUSED_MOE_GRID,
+    defaults: VLLM_FUSED_MOE_DEFAULT_TILES,
   },
   // Block-scaled FP8 linears (weight_block_size) at decode on Hopper: the CUTLASS blockwise GEMM (engines/vllm/block-fp8.ts).
   blockFp8Linear: VLLM_BLOCK_FP8_LINEAR,

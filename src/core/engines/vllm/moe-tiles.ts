@@ -1,6 +1,7 @@
 /**
  * Whether a vLLM run's block-FP8 routed experts ran the Triton fused_moe on a tuned config file or on
- * `get_default_config`, and what the default tiles cost (FusedMoeGrid.blockFp8Tiles; time/moe-default-tiles.ts).
+ * `get_default_config`, and what the default tiles cost (the profile's `fusedMoeTile16.defaults.blockFp8`;
+ * time/moe-default-tiles.ts).
  *
  * Which kernel runs the block-FP8 experts, read in each listed wheel's quantization/fp8.py `Fp8MoEMethod` and envs.py:
  * below compute capability 8.9 Marlin (`use_marlin`); 0.9.1 has no CUTLASS block-scaled MoE and
@@ -19,7 +20,7 @@
  * 1.000x at 1024. The H100 figure is taken (the Hopper SXM part the rows run; the H20-3e's is larger), and the
  * H20-3e table's ends at 64 and 1024 tokens, linear between.
  */
-import type { BlockFp8MoeTiles } from '../../time/moe-grid-types.js';
+import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
 import { VLLM_BLOCK_FP8_MOE_CONFIGS } from './fused-moe-configs.js';
 
 /** torch.cuda.get_device_name() of the catalog's cards, spaces as underscores: the names the listed files carry. */
@@ -33,8 +34,12 @@ const DEVICE_NAME: Readonly<Record<string, string>> = {
   'a100-80gb-sxm': 'NVIDIA_A100-SXM4-80GB',
 };
 
-/** The listed release a version names exactly ("0.9.1+main-2025-06-11" -> "0.9.1"); none for "0.11 line" or others. */
-function listedRelease(version: string): string | undefined {
+/**
+ * The listed release a version names exactly ("0.9.1+main-2025-06-11" -> "0.9.1"); none for "0.11 line", others or no
+ * version.
+ */
+function listedRelease(version: string | undefined): string | undefined {
+  if (version === undefined) return undefined;
   const m = /^v?(\d+\.\d+\.\d+)/.exec(version.trim());
   return m !== null && m[1]! in VLLM_BLOCK_FP8_MOE_CONFIGS ? m[1] : undefined;
 }
@@ -43,7 +48,7 @@ function listedRelease(version: string): string | undefined {
 const CUTLASS_SM100_FROM = ['0.9.2', '0.10.0', '0.10.2', '0.11.0'];
 const DEEP_GEMM_DEFAULT_FROM = ['0.11.0'];
 
-function tritonAt(version: string, cc: number): boolean | undefined {
+function tritonAt(version: string | undefined, cc: number): boolean | undefined {
   const rel = listedRelease(version);
   if (rel === undefined || cc <= 0) return undefined;
   if (cc < 8.9) return false; // Marlin (Fp8MoEMethod.use_marlin)
@@ -53,7 +58,12 @@ function tritonAt(version: string, cc: number): boolean | undefined {
   return true;
 }
 
-function tunedAt(version: string, e: number, n: number, gpuId: string): boolean | undefined {
+function tunedAt(
+  version: string | undefined,
+  e: number,
+  n: number,
+  gpuId: string,
+): boolean | undefined {
   const rel = listedRelease(version);
   const device = DEVICE_NAME[gpuId];
   if (rel === undefined || device === undefined) return undefined;
@@ -81,8 +91,10 @@ function slowdownAt(tokens: number): number {
   return 1;
 }
 
-export const VLLM_BLOCK_FP8_MOE_TILES: BlockFp8MoeTiles = {
-  triton: tritonAt,
-  tuned: tunedAt,
-  slowdown: slowdownAt,
+/**
+ * vLLM's default fused_moe tiles: block-FP8 experts only (16-bit experts' tuned files are not read for vLLM). The lookup
+ * under expert parallelism names the rank's local experts (`E, _, N = w2_shape` of the local weights).
+ */
+export const VLLM_FUSED_MOE_DEFAULT_TILES: FusedMoeDefaultTiles = {
+  blockFp8: { triton: tritonAt, tuned: tunedAt, slowdown: slowdownAt, localUnderEp: true },
 };

@@ -1,16 +1,20 @@
-// vLLM's block-FP8 routed experts on the Triton fused_moe take a tuned config file where the release ships one for the
-// layer's (E, N, card), else get_default_config's tiles (time/moe-default-tiles.ts, engines/vllm/moe-tiles.ts): the
-// file listing is read from the PyPI wheels (engines/vllm/fused-moe-configs.ts), the kernel choice from each release's
+// vLLM's data for the default fused_moe tiles (engines/vllm/moe-tiles.ts; priced by time/moe-default-tiles.ts, whose
+// own tests are test/core/moe-default-tiles.test.ts): its block-FP8 routed experts on the Triton fused_moe take a tuned
+// config file where the release ships one for the layer's (E, N, card), else get_default_config's tiles. The file
+// listing is read from the PyPI wheels (engines/vllm/fused-moe-configs.ts), the kernel choice from each release's
 // Fp8MoEMethod, and the default tiles' slowdown by tokens from vllm-project/vllm#44830 and vllm-project/vllm#45142.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { caseInputs } from '../../src/commands/validate-throughput.js';
 import { VLLM_BLOCK_FP8_MOE_CONFIGS } from '../../src/core/engines/vllm/fused-moe-configs.js';
-import { VLLM_BLOCK_FP8_MOE_TILES as TILES } from '../../src/core/engines/vllm/moe-tiles.js';
-import { estimateTime, gpuRates, modelFacts } from '../../src/core/time/index.js';
-import { defaultTileSeconds } from '../../src/core/time/moe-default-tiles.js';
+import { VLLM_FUSED_MOE_DEFAULT_TILES } from '../../src/core/engines/vllm/moe-tiles.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { estimateTime } from '../../src/core/time/index.js';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
 import type { ThroughputCase } from '../../src/schema/calibration.js';
+
+const TILES = VLLM_FUSED_MOE_DEFAULT_TILES.blockFp8!;
+const triton = (version: string | undefined, cc: number) => TILES.triton!(version, cc);
 
 const row = (id: string) => {
   const c = loadThroughputCases('throughput.json').find((x) => x.id === id);
@@ -60,23 +64,23 @@ describe("vLLM's block-FP8 fused_moe config files by release", () => {
   });
 
   it("takes the Triton kernel where each release's Fp8MoEMethod does", () => {
-    expect(TILES.triton('0.9.1', 10)).toBe(true); // no CUTLASS block-scaled MoE yet
-    expect(TILES.triton('0.10.0', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
-    expect(TILES.triton('0.10.0', 9)).toBe(true); // VLLM_USE_DEEP_GEMM defaults to 0
-    expect(TILES.triton('0.11.0', 9)).toBeUndefined(); // DeepGEMM on by default, where installed
-    expect(TILES.triton('0.11.0', 8.9)).toBe(true); // Ada: no DeepGEMM
-    expect(TILES.triton('0.11.0', 8)).toBe(false); // Marlin below 8.9
-    expect(TILES.triton('0.10.2', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
-    expect(TILES.triton('0.10.2', 9)).toBe(true); // VLLM_USE_DEEP_GEMM still defaults to 0
-    expect(TILES.triton('0.10.2', 8.9)).toBe(true);
+    expect(triton('0.9.1', 10)).toBe(true); // no CUTLASS block-scaled MoE yet
+    expect(triton('0.10.0', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
+    expect(triton('0.10.0', 9)).toBe(true); // VLLM_USE_DEEP_GEMM defaults to 0
+    expect(triton('0.11.0', 9)).toBeUndefined(); // DeepGEMM on by default, where installed
+    expect(triton('0.11.0', 8.9)).toBe(true); // Ada: no DeepGEMM
+    expect(triton('0.11.0', 8)).toBe(false); // Marlin below 8.9
+    expect(triton('0.10.2', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
+    expect(triton('0.10.2', 9)).toBe(true); // VLLM_USE_DEEP_GEMM still defaults to 0
+    expect(triton('0.10.2', 8.9)).toBe(true);
   });
 });
 
 describe("the default tiles' slowdown by tokens", () => {
   it('is none at a few tokens and at a prefill chunk, 1.25x at 96-512 (vllm-project/vllm#44830)', () => {
-    for (const m of [1, 8, 64, 1024, 8192]) expect(TILES.slowdown(m)).toBe(1);
-    for (const m of [96, 200, 512]) expect(TILES.slowdown(m)).toBe(1.25);
-    expect(TILES.slowdown(80)).toBeCloseTo(1.125, 12);
+    for (const m of [1, 8, 64, 1024, 8192]) expect(TILES.slowdown(m, 128)).toBe(1);
+    for (const m of [96, 200, 512]) expect(TILES.slowdown(m, 128)).toBe(1.25);
+    expect(TILES.slowdown(80, 128)).toBeCloseTo(1.125, 12);
   });
 
   it('stays within 1 and 1.25, rising to 96 tokens and falling from 512', () => {
@@ -86,11 +90,11 @@ describe("the default tiles' slowdown by tokens", () => {
         fc.integer({ min: 1, max: 20000 }),
         (a, b) => {
           const [lo, hi] = a < b ? [a, b] : [b, a];
-          const f = TILES.slowdown(lo);
+          const f = TILES.slowdown(lo, 128);
           expect(f).toBeGreaterThanOrEqual(1);
           expect(f).toBeLessThanOrEqual(1.25);
-          if (hi <= 96) expect(TILES.slowdown(hi)).toBeGreaterThanOrEqual(f);
-          if (lo >= 512) expect(TILES.slowdown(hi)).toBeLessThanOrEqual(f);
+          if (hi <= 96) expect(TILES.slowdown(hi, 128)).toBeGreaterThanOrEqual(f);
+          if (lo >= 512) expect(TILES.slowdown(hi, 128)).toBeLessThanOrEqual(f);
         },
       ),
     );
@@ -116,17 +120,17 @@ describe("a vLLM run's block-FP8 experts on the default tiles", () => {
     expect(tpot(c, 140)).toBeGreaterThan(tpot({ ...c, engine_version: undefined }, 140) * 1.02);
     expect(tpot(c, 32)).toBe(tpot({ ...c, engine_version: undefined }, 32));
   });
+});
 
-  it("adds (slowdown - 1) of the experts' bytes at the read rate, and nothing for 16-bit experts", () => {
-    const { options, time, gpu, arch } = caseInputs(row(VLLM19455_DEFAULT));
-    const m = modelFacts(arch);
-    const r = gpuRates(gpu, time, true);
-    const o = { ...options, batch: 256 };
-    const bytes = 1e8;
-    expect(defaultTileSeconds(m, o, time, r, bytes)).toBeCloseTo(
-      (m.moeLayers * bytes * 0.25) / r.mem,
-      12,
-    );
-    expect(defaultTileSeconds(m, { ...o, weights: 'bf16' }, time, r, bytes)).toBe(0);
+describe("vLLM's profile", () => {
+  it('lists block-FP8 default tiles only, looked up per rank under expert parallelism', () => {
+    expect(FRAMEWORKS.vllm.fusedMoeTile16?.defaults).toBe(VLLM_FUSED_MOE_DEFAULT_TILES);
+    expect(Object.keys(VLLM_FUSED_MOE_DEFAULT_TILES)).toEqual(['blockFp8']);
+    expect(TILES.localUnderEp).toBe(true);
+  });
+
+  it('knows no file or kernel without a release', () => {
+    expect(TILES.tuned(undefined, 128, 768, 'b200')).toBeUndefined();
+    expect(triton(undefined, 9)).toBeUndefined();
   });
 });
