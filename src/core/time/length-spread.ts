@@ -26,7 +26,7 @@ import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
 import { gpuRates } from './hardware.js';
 import { reserveRatioAt } from './admission-reserve.js';
-import { modelFacts, servedArch } from './model-facts.js';
+import { modelFacts, servedArch, type ModelFacts } from './model-facts.js';
 
 /** Prompt and output tokens at rising percent levels (a sampler of catalogs/datasets/<id>.json). */
 export interface LengthShape {
@@ -123,6 +123,11 @@ export interface SpreadEngine {
   stepSeconds: (running: number, contextTokens: number) => number;
   /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
   prefillSecondsPerToken: number;
+  /**
+   * A prefill step that runs alone (`prefillAlone`) of `tokens` prompt tokens: a forward of its own, its weight read
+   * and launches whole (absent: the tokens at prefillSecondsPerToken).
+   */
+  prefillStepSeconds?: (tokens: number) => number;
   /**
    * Tokens a step schedules (vLLM's max_num_batched_tokens, SGLang's chunked_prefill_size: the profile's
    * server.sizing chunkTokens); undefined: every admitted prompt is prefilled in the step that admits it.
@@ -231,7 +236,10 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     // forward), and one for each decoding request unless the prefill ran alone (that decode step is priced whole
     // beside the step's chunk, its weight read included).
     const alone = alone0 && prefilled > 0;
-    s.seconds += e.prefillSecondsPerToken * prefilled;
+    s.seconds +=
+      alone && e.prefillStepSeconds !== undefined
+        ? e.prefillStepSeconds(prefilled)
+        : e.prefillSecondsPerToken * prefilled;
     s.prefilledTokens += prefilled;
     if (!alone && wasDecoding > 0) s.seconds += e.stepSeconds(wasDecoding, s.used);
     const produced = alone ? ended : wasDecoding + ended;
@@ -523,15 +531,66 @@ export function spreadBatchSeconds(
     return s;
   };
   const reserve = FRAMEWORKS[o.framework].server?.admissionReserve;
+  const alone = FRAMEWORKS[o.framework].server?.prefillFirst === true;
   const engine: SpreadEngine = {
     slots: run.slots,
     poolTokens: run.poolTokens,
     ...(reserve === undefined ? {} : { reserve }),
     ...(run.budgetTokens === undefined ? {} : { budgetTokens: run.budgetTokens }),
-    ...(FRAMEWORKS[o.framework].server?.prefillFirst === true ? { prefillAlone: true } : {}),
+    ...(alone
+      ? {
+          prefillAlone: true,
+          prefillStepSeconds: prefillStepPricer(m, o, t, r, prompt, prefillSecondsPerToken),
+        }
+      : {}),
     stepSeconds,
     prefillSecondsPerToken,
   };
   const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread, t.requestRate);
   return { ...b, seconds: Math.max(b.seconds, frontendSeconds(o, t, o.batch, out)) };
+}
+
+/** A lone prefill step is priced at multiples of this many tokens, linear between (its cost moves little within one). */
+const PREFILL_STEP_GRAIN = 32;
+
+/**
+ * The price of a prefill step that runs alone, by its tokens. An engine whose scheduler runs its prefill batch alone
+ * (the profile's server.prefillFirst: SGLang's `get_next_batch_to_run`, "Run prefill first if possible", with
+ * `enable_mixed_chunk` False by default; engines/sglang/memory.ts) runs each one as a forward of its own, so a step
+ * that admits one short prompt after a request finishes still reads every weight its tokens touch and launches every
+ * layer's kernels. Priced as the prefill of those tokens (prefillTime: its GEMMs, attention, one weight read, its host
+ * launches), the read at the experts the step's tokens route to (each token picks its own top-k, so an MoE prefill
+ * of k tokens reads E(1-(1-topK/E)^k) experts a layer, time/decode.ts linearReadOf); no less than the tokens' share of
+ * a full chunk (`perToken`).
+ */
+export function prefillStepPricer(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: ReturnType<typeof gpuRates>,
+  prompt: number,
+  perToken: number,
+): (tokens: number) => number {
+  const memo = new Map<number, number>();
+  // The step of k tokens (a multiple of the grain), memoized.
+  const at = (k: number): number => {
+    let s = memo.get(k);
+    if (s === undefined) {
+      const seqs = k / prompt;
+      const step = { ...o, batch: Math.max(1, Math.round(seqs)) };
+      const tr = decodeTraffic(m, step, t, r, step.batch, prompt);
+      const routed = decodeTraffic(m, step, t, r, k, prompt).linearRead;
+      const read = { ...tr, linearRead: Math.max(tr.linearRead, routed) };
+      s = Math.max(prefillTime(m, step, r, read, prompt, seqs, t), perToken * k);
+      memo.set(k, s);
+    }
+    return s;
+  };
+  // At most a grain: the grain's step; above, linear between the grains around it.
+  return (tokens: number): number => {
+    if (tokens <= PREFILL_STEP_GRAIN) return at(PREFILL_STEP_GRAIN);
+    const lo = Math.floor(tokens / PREFILL_STEP_GRAIN) * PREFILL_STEP_GRAIN;
+    const f = (tokens - lo) / PREFILL_STEP_GRAIN;
+    return f === 0 ? at(lo) : at(lo) + (at(lo + PREFILL_STEP_GRAIN) - at(lo)) * f;
+  };
 }
