@@ -61,9 +61,14 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
  * bitmatrix_details/sum_bitmatrix_rows.py), then `make_ragged_tensor_metadata` (`_ragged_tensor_metadata_memset`,
  * `_ragged_tensor_metadata_compute`: 2; tensor_details/ragged_tensor.py) and the gate gather
  * `vals.flatten()[combine_indx]` (1): 13. The experts then run `matmul_ogs` for w13 with the SwiGLU fused and for w2
- * with its `_reduce` over the top-k (vllm-project/vllm#39714), where the counted chain (FrameworkProfile.moeRoutingKernels
- * and the dense MLP's three) has the router GEMM, the top-k, moe_align_block_size,
- * the two GEMMs, the activation and moe_sum: 13 kernels beyond the chain's 2 (align, activation) = 11 more a layer.
+ * with its `_reduce` over the top-k (vllm-project/vllm#39714). Each `matmul_ogs` call launches more than its GEMM (the
+ * 0.19.1 wheel's vllm/third_party/triton_kernels/matmul_ogs.py): w13, which gathers, first runs
+ * `torch.div(gather_indx.src_indx, routing_data.n_expts_act, rounding_mode='trunc')` (line 565; its MXFP4 weights rule
+ * out split-K, line 428, so no reduce follows it); w2, which scatters over n_expts_act 4 > 1, runs
+ * `scatter_indx.src_indx != -1` (line 658) for the mask its `reduce` kernel (reduce.py `_reduce`, one launch) reads:
+ * 2 elementwise kernels a layer. The counted chain (FrameworkProfile.moeRoutingKernels and the dense MLP's three) has
+ * the router GEMM, the top-k, moe_align_block_size, the two GEMMs, the activation and moe_sum: 13 routing kernels
+ * beyond the chain's 2 (align, activation), and the 2 elementwise ones, = 13 more a layer.
  * vllm-project/vllm#39714 (v0.20.1, 2x H100) names the same build "the 14-kernel chain for computing routing data"
  * at M <= 64. Releases: v0.19.1 (the vLLM blog's FP8 KV-cache build) through v0.20.x (vllm-project/vllm#39714 at
  * v0.20.1); vllm-project/vllm#43135 (2026-05-19) pins triton_kernels back to v3.5.1, whose fused `routing()` has no
@@ -99,8 +104,9 @@ export const VLLM_SM90_GPT_OSS_KERNELS: DecodeFeatureKernels = {
     { kernels: 1, from: '0.12.0', before: '0.17.0' },
     // topk and two SparseMatrix builds, ragged metadata, gather; w2's mask and reduce (vllm 0.17.0 wheel)
     { kernels: 10, from: '0.17.0', before: '0.19.0' },
-    // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation
-    { kernels: 11, from: '0.19.0', before: '0.21.0' },
+    // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation, and
+    // matmul_ogs' w13 src_indx div and w2 src_indx != -1 mask (vllm 0.19.1 wheel, triton_kernels/matmul_ogs.py)
+    { kernels: 13, from: '0.19.0', before: '0.21.0' },
   ],
 };
 
