@@ -18,7 +18,13 @@
  * E=512, N=128, `benchmark_moe.py`) "~25% slower than the tuned configuration" at 96-512 tokens, none at 1 token;
  * vllm-project/vllm#45142 (one H20-3e, E=512, N=256 and 128) 1.001-1.004x at 64 tokens, 1.45-1.51x at 96-512 and
  * 1.000x at 1024. The H100 figure is taken (the Hopper SXM part the rows run; the H20-3e's is larger), and the
- * H20-3e table's ends at 64 and 1024 tokens, linear between.
+ * H20-3e table's ends at 64 and 1024 tokens, linear between. Both tables ran after vllm-project/vllm#34846, whose
+ * block-FP8 default keeps those tiles above 64 tokens and takes `BLOCK_SIZE_M` 16 at 64 and below (`GROUP_SIZE_M` 1 to
+ * 16; fused_moe.py `get_default_config` as merged, read at AutoCONFIG/vllm@1b1063fa; the old tiles are
+ * `old_default_config` of vllm-project/vllm@260e1c7f `benchmarks/kernels/benchmark_moe_defaults.py`): from 96 tokens
+ * they time the old tiles, at 64 and below the newer decode tile. The old tiles at 64 tokens and below are timed in
+ * none of them and are not priced (sgl-project/sglang#34795 times them on an H20, E=512, N=256, Triton 3.7.1,
+ * against its tuned file, whose tiles have 16 rows from 1 to 512 tokens; its per-M ratios are not carried).
  */
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
 import { VLLM_BLOCK_FP8_MOE_CONFIGS } from './fused-moe-configs.js';
@@ -73,7 +79,8 @@ function tunedAt(
 // Default over tuned at 96-512 tokens: "~25% slower", vllm-project/vllm#44830 (H100 80GB HBM3, E=512, N=128); carried
 // to the other cards (calibration/assumed.json).
 const DEFAULT_TILE_PLATEAU = 1.25;
-// (tokens, default / tuned): vllm-project/vllm#45142's ends (1.00x at 64 and 1024 tokens, H20-3e), the plateau between.
+// (tokens, default / tuned): vllm-project/vllm#45142's ends (1.00x at 64 and 1024 tokens, H20-3e; the 64-token end
+// times vllm-project/vllm#34846's 16-row decode tile, not the old tiles: module comment), the plateau between.
 const SLOWDOWN: readonly (readonly [number, number])[] = [
   [64, 1],
   [96, DEFAULT_TILE_PLATEAU],
