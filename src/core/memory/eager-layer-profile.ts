@@ -23,6 +23,13 @@ export interface EagerLayerProfile {
    */
   eagerMlaMoeLayerOps?: { before: string; mlaAttention: number; moe: number };
   /**
+   * Time: the host's price of a decode step the engine runs above its largest captured batch (graphMaxBatch) through its
+   * torch.compile'd pieces rather than eagerly (time/graph-step.ts compiledForwardHostSeconds): `kernelSeconds` each
+   * kernel the compiled code launches, `pieceSeconds` each compiled piece's own call. Absent: such a step is priced as
+   * the engine's eager layer (eagerLayerExtraOps, eagerLayerHostSeconds).
+   */
+  compiledAboveGraphs?: { kernelSeconds: number; pieceSeconds: number };
+  /**
    * Time: whether the thread that runs the overlapped scheduler's step work (asyncStepHostSeconds) also issues the
    * step's forward, so that a forward run outside the graphs adds its launches to that work (time/graph-step.ts
    * overlappedHostSeconds). Absent: the longer of the two.

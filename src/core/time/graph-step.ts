@@ -15,6 +15,7 @@ import {
 } from './decode-host.js';
 import { rocmGfx, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
+import { piecewiseAttentionSeconds } from './piecewise.js';
 import { OPS_PER_LAYER_COMPILED } from './train-work.js';
 
 /**
@@ -185,8 +186,56 @@ export function overlappedHostSeconds(
   const own = serial
     ? 0
     : loop * ((fw.asyncStepHostSeconds ?? 0) + (fw.asyncSeqHostSeconds ?? 0) * o.batch);
-  const eager = aboveGraphs(o, t, r, o.batch)
-    ? eagerForwardHostSeconds(m, o, o.batch, EAGER_DECODE_OP_SECONDS, true, t)
-    : 0;
+  const eager = aboveGraphs(o, t, r, o.batch) ? aboveGraphsHostSeconds(m, o, t, r) : 0;
   return fw.forwardOnStepThread === true ? own + eager : Math.max(own, eager);
+}
+
+/**
+ * The host's launches of a decode step above the graphs (aboveGraphs): through the engine's compiled pieces where it
+ * compiles the step (FrameworkProfile.compiledAboveGraphs) and the run did not turn graphs and compilation off (a
+ * graph_max_batch of 0 is --enforce-eager's, which vLLM runs uncompiled: engines/vllm/eager-ops.ts) nor ran the V0
+ * engine; else eagerly (eagerForwardHostSeconds).
+ */
+function aboveGraphsHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+): number {
+  const c = FRAMEWORKS[o.framework].compiledAboveGraphs;
+  if (c === undefined || t.graphMaxBatch === 0 || t.v0Scheduler === true)
+    return eagerForwardHostSeconds(m, o, o.batch, EAGER_DECODE_OP_SECONDS, true, t);
+  return compiledForwardHostSeconds(m, o, t, r, c);
+}
+
+/**
+ * The host's launches of a decode step of `o.batch` sequences run through the engine's torch.compile'd pieces without
+ * graphs: each layer's kernels a graph-captured decode layer runs (OPS_PER_LAYER_COMPILED) less the attention op's own
+ * (the engine's piecewiseAttentionCalls.kv), each launched by the compiled code at `c.kernelSeconds`; a call of each of
+ * the layers + 1 pieces the attention ops split the forward into, at `c.pieceSeconds`; the all-reduces and an MoE
+ * layer's routing kernels, custom ops issued from Python at an eager op's price; and the attention ops between the
+ * pieces as the piecewise path issues them (piecewise.ts piecewiseAttentionSeconds), which a build that runs piecewise
+ * graphs already pays in its step (decode.ts).
+ */
+export function compiledForwardHostSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  c: { kernelSeconds: number; pieceSeconds: number },
+): number {
+  const fw = FRAMEWORKS[o.framework];
+  const pieceKernels = m.layers * (OPS_PER_LAYER_COMPILED - (fw.piecewiseAttentionCalls?.kv ?? 0));
+  const customOps = (o.tp > 1 ? 2 * m.layers : 0) + m.moeLayers * (fw.moeRoutingKernels ?? 0);
+  const step = { cc: r.cc, rows: o.batch, tp: o.tp };
+  const attention =
+    t.piecewiseGraphs === true
+      ? 0
+      : piecewiseAttentionSeconds(m, fw, { ...t, piecewiseGraphs: true }, step).host;
+  return (
+    pieceKernels * c.kernelSeconds +
+    (m.layers + 1) * c.pieceSeconds +
+    customOps * EAGER_DECODE_OP_SECONDS +
+    attention
+  );
 }

@@ -33,6 +33,7 @@ import { vllmFusedMoeWorkspace } from './fused-moe-workspace.js';
 import { VLLM_MXFP4_EXPERT_PAD } from './mxfp4-pad.js';
 import { VLLM_MXFP4_MARLIN_MAJORS } from './mxfp4-backend.js';
 import { VLLM_FP32_ROUTER } from './fp32-router.js';
+import { VLLM_COMPILED_ABOVE_GRAPHS, VLLM_GRAPH_MAX_BATCH } from './graph-cap.js';
 
 // vLLM EngineArgs gpu_memory_utilization default ("defaults to 0.9",
 // https://docs.vllm.ai/en/latest/configuration/engine_args.html).
@@ -252,6 +253,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // silu_and_mul, down GEMM) (fused_experts_impl and fused_moe in
   // https://github.com/vllm-project/vllm/blob/000d1458098ebf47491dad470d164d443ab18a9c/vllm/model_executor/layers/fused_moe/fused_moe.py).
   moeRoutingKernels: 4,
+  // Decode steps above min(2 x max_num_seqs, 512) take no graph and run the compiled pieces (engines/vllm/graph-cap.ts).
+  graphMaxBatch: () => VLLM_GRAPH_MAX_BATCH,
+  compiledAboveGraphs: VLLM_COMPILED_ABOVE_GRAPHS,
   // A layer run outside its CUDA graphs: its custom ops' Python calls (eager-ops.ts).
   eagerLayerExtraOps: vllmEagerLayerExtraOps,
   // and the Python around them, measured (eager-ops.ts).
