@@ -17,6 +17,13 @@ const FIX = fileURLToPath(new URL('../fixtures/from/', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'vramplan-from-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** A config written to the test's temporary folder, its path. */
+function writeTmp(name: string, text: string): string {
+  const f = join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+}
+
 /** The file's options with `cli` flags on top, as `estimate --from` runs them. */
 function optionsOf(rel: string, cli: Record<string, unknown> = {}) {
   const c = readFromConfig(join(FIX, rel));
@@ -197,6 +204,20 @@ describe('TrainingArguments / TRL JSON, DeepSpeed JSON, Accelerate YAML', () => 
     expect(c.model).toBeNull();
     expect(o).toMatchObject({ zero: 2, offload: 'optimizer', framework: 'deepspeed' });
     expect(o.masterWeights).toBe(true);
+  });
+  it("ZeRO-2 without overlap_comm: DeepSpeed's default below stage 3 is false, named as a serial reduce", () => {
+    // DeepSpeed's own ZeRO-Offload example config (blogs/zenflow-corebinding zo_config.json) leaves the key out;
+    // runtime/zero/config.py overlap_comm_valid sets it to stage == 3.
+    const zero = (stage: number, extra = '') =>
+      readFromConfig(
+        writeTmp(
+          `ds-z${stage}${extra === '' ? '' : '-set'}.json`,
+          `{"bf16": {"enabled": true}, "zero_optimization": {"stage": ${stage}${extra}}}`,
+        ),
+      ).warnings.join('\n');
+    expect(zero(2)).toMatch(/zero_optimization\.overlap_comm unset is false below stage 3/);
+    expect(zero(3)).not.toMatch(/overlap_comm/);
+    expect(zero(2, ', "overlap_comm": true')).not.toMatch(/overlap_comm/);
   });
   it('Accelerate FSDP2: 8 processes, reshard after forward (ZeRO-3), activation checkpointing', () => {
     const { c, o } = optionsOf('accelerate/fsdp2.yaml');

@@ -373,6 +373,8 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
    * (gradient unscale and norm, the copy of the updated parameters back) folded in; absent: HOST_ADAM_BYTES_PER_S.
    */
   hostStepBytesPerS?: number;
+  /** Time: the share of hostStepBytesPerS a host reaches with no cores bound to the ranks, where it was measured bound. */
+  hostStepUnboundShare?: number;
   /**
    * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
    * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).

@@ -6,6 +6,20 @@ import { steppedElementBytes, trainableElementBytes } from '../memory/trainable-
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
+import type { FrameworkProfile } from '../memory/framework-profile.js';
+
+// DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
+// sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
+// billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
+export const HOST_ADAM_BYTES_PER_S = 100e9;
+
+/**
+ * The node's rate for an offloaded optimizer step's bytes: the engine's measured whole-step rate (or CPU-Adam's), at the
+ * share an unbound host reaches where that rate was measured with the ranks bound to their own cores
+ * (FrameworkProfile.hostStepUnboundShare).
+ */
+export const hostStepRate = (fw: FrameworkProfile): number =>
+  (fw.hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S) * (fw.hostStepUnboundShare ?? 1);
 
 // torch.optim.AdamW with foreach and fused unset steps foreach on CUDA ("we default to foreach and pass False to
 // use_fused"), and its foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0

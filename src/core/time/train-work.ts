@@ -31,6 +31,7 @@ import {
   gradClipBytes,
   optimizerLoopOps,
   optimizerStepBytes,
+  hostStepRate,
 } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
@@ -173,10 +174,7 @@ export const BNB4_GEMV_BIAS_OPS = 2;
 export const bnb4Ops = (o: EstimateOptions): number =>
   BNB4_EXTRA_OPS + (o.doubleQuant ? BNB4_DQ_EXTRA_OPS : 0);
 
-// DeepSpeedCPUAdam / torch fused CPU AdamW stream ~28 B per parameter through host memory; a server node
-// sustains ~100 GB/s for it (ZeRO-Offload, arXiv:2101.06840 §5: CPU-Adam 5-7x over PyTorch, ~1 s per
-// billion-scale step on a DGX-2 node), shared by the node's ranks: assumed 100 GB/s per node.
-export const HOST_ADAM_BYTES_PER_S = 100e9;
+export { HOST_ADAM_BYTES_PER_S } from './optimizer-step.js';
 // FSDP CPU offload and torchtune step with torch.optim on the CPU, not DeepSpeedCPUAdam: the same paper
 // measures its CPU-Adam 5-7x faster than PyTorch's CPU Adam (§5), so a plain (for-loop / foreach) torch
 // step runs ~6x slower. AdamW is launched fused (Trainer adamw_torch_fused, torchtune fused: True), and
@@ -553,7 +551,7 @@ export function trainWork(
     gradClipAllReduces: gradClipAllReduces(o, t, w),
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
-    hostStepBytesPerS: FRAMEWORKS[o.framework].hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S,
+    hostStepBytesPerS: hostStepRate(FRAMEWORKS[o.framework]),
     pagedStateBytes: pw.pagedStateBytes,
     pagedWorkingBytes: pw.pagedWorkingBytes,
     gatherBytes: nw.gatherBytes,

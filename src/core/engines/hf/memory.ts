@@ -373,6 +373,13 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // 2x A100-40GB, 2x EPYC 7742, --bind_cores_to_rank): Qwen2.5-1.5B steps in 1,365 ms offloaded, 240 ms on the GPU, so
   // the host takes 1.125 s for 1.54e9 x 28 B = 38 GB/s of AdamW traffic (100 GB/s is CPU-Adam alone, arXiv:2101.06840).
   hostStepBytesPerS: 38e9,
+  // That rate is a bound run's. DeepSpeed's launcher binds cores only under --bind_cores_to_rank (off by default:
+  // deepspeed/launcher/runner.py, launch.py set OMP_NUM_THREADS and numactl only then), and torchrun and accelerate
+  // launch bind none, so every rank's CPU-Adam OpenMP pool spans the whole host. The same blog and rig time the unbound
+  // ZeRO-Offload step beside the bound one (Qwen2.5-3B, two ranks, three runs each): 2,887 ms against 2,497 ms. The
+  // whole-step ratio is applied to the host step (the GPU's share of the 3B step is not given; a lower bound on the
+  // host step's slowdown). deepspeedai/DeepSpeed#7474 measures 3,084 against 2,383 ms on the same model.
+  hostStepUnboundShare: 2497 / 2887,
   deepspeedOptimizer: true, // fp32 master + m + v, and an fp32 gradient partition for the update
   // The fp32 gradients exist only in the step (deepspeedai/DeepSpeed v0.19.8, the HF_PINS release, from its PyPI
   // sdist): ZeRO-3 keeps the gradient partitions in grads_in_partition's grad_partitions_flat_buffer in the

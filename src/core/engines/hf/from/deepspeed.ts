@@ -62,6 +62,12 @@ function timeWarnings(zero: Record<string, unknown>, stage: number): string[] {
     out.push(
       'zero_optimization.overlap_comm: false reduces each gradient bucket in series with backward; the time assumes the reduces overlap it',
     );
+  // Left out, DeepSpeed sets overlap_comm to `stage == 3` (runtime/zero/config.py overlap_comm_valid, v0.9 to v0.19.8):
+  // a ZeRO-2 config without the key reduces in series as one that sets it false.
+  if (zero.overlap_comm === undefined && stage === 2)
+    out.push(
+      "zero_optimization.overlap_comm unset is false below stage 3 (DeepSpeed's default), so each gradient bucket reduces in series with backward; the time assumes the reduces overlap it",
+    );
   // transformers' Trainer fills an 'auto' reduce_bucket_size with the hidden size squared (integrations/deepspeed.py
   // trainer_config_finalize): ZeRO-3 then issues one reduce-scatter per bucket of that size (time/zero-hooks.ts).
   if (zero.reduce_bucket_size === 'auto' && stage === 3)
