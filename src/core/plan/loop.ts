@@ -212,7 +212,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   return (f.timed = {
     options,
     tps: lim.training ? null : tpsTableOf(ctx.facts, options, PLAN_DECODE_TIME),
-    work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees) : null,
+    work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees, L.twins) : null,
     objective: rl
       ? objectives.of(
           ctx.facts,
