@@ -63,6 +63,7 @@ export { emptyLoopState } from './loop-state.js';
 import { CountedPlans, DistinctPlans } from './distinct.js';
 import { emptyLoopState, wattsTellCounts } from './loop-state.js';
 import { ligerTwinVariants, twinRowOf } from './liger-twins.js';
+import { TwinTimes } from './twin-times.js';
 import { ObjectiveWorks } from './objective-works.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 
@@ -211,7 +212,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
   return (f.timed = {
     options,
     tps: lim.training ? null : tpsTableOf(ctx.facts, options, PLAN_DECODE_TIME),
-    work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees) : null,
+    work: lim.training && !rl ? rowWork(ctx, r, options, tOpts, L.frees, L.twins) : null,
     objective: rl
       ? objectives.of(
           ctx.facts,
@@ -308,6 +309,8 @@ export interface Loop {
   pairHours: Float64Array;
   /** The row whose hours L.pairHours holds (-1: none). */
   pairOf: number;
+  /** The times of the rows of the Liger pairs being searched, each worked out once (twin-times.ts). */
+  times: TwinTimes;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -543,8 +546,11 @@ function slowerThanTwin(L: Loop, r: number, h: number, l: number, hours: number)
   const tw = L.twinFacts.get(p)!;
   const rate = t.rates[h * MAX_LEVELS + l]!;
   const spot = t.isSpot[h] === 1;
-  const ft = rowTimingOf(L, p, tw);
-  timeAt(ctx, lim, tw, ft, rate, t.isRent[h] === 1, L.twinTm, t.gpuBytes[h]!, null, spot);
+  if (!L.times.read(p, h, l, L.twinTm)) {
+    const ft = rowTimingOf(L, p, tw);
+    timeAt(ctx, lim, tw, ft, rate, t.isRent[h] === 1, L.twinTm, t.gpuBytes[h]!, null, spot);
+    L.times.write(p, h, l, L.twinTm);
+  }
   return L.twinTm.hours * (1 + NEAR_TIE) < hours;
 }
 
@@ -564,7 +570,12 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
     const rate = t.rates[h * MAX_LEVELS + l]!;
-    timeAt(ctx, lim, f, ft, rate, rented, tm, t.gpuBytes[h]!, run, t.isSpot[h] === 1);
+    // A pair's row timed as slowerThanTwin times it (no serving run): the time kept from its twin's turn, if any.
+    const kept = run === null && L.twinRow >= 0;
+    if (!kept || !L.times.read(r, h, l, tm)) {
+      timeAt(ctx, lim, f, ft, rate, rented, tm, t.gpuBytes[h]!, run, t.isSpot[h] === 1);
+      if (kept) L.times.write(r, h, l, tm);
+    }
     const hours = tm.hours;
     if (L.twinRow > r) L.pairHours[h * MAX_LEVELS + l] = hours;
     const miss = sloMiss(ctx, f, ft, t.rates[h * MAX_LEVELS + l]!, run);
@@ -655,6 +666,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     twinTm: { hours: DOUBLE_FIELD, tps: DOUBLE_FIELD },
     pairHours: new Float64Array(t.H * MAX_LEVELS),
     pairOf: -1,
+    times: new TwinTimes(t.H),
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;
@@ -667,6 +679,10 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     if (L.twinRow > r) {
       L.pairHours.fill(NaN);
       L.pairOf = r;
+    }
+    if (L.twinRow >= 0) {
+      L.times.keep(r);
+      L.times.keep(L.twinRow);
     }
     for (let h = 0; h < t.H; h++) {
       const nl = t.nLevels[h]!;
@@ -682,6 +698,8 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     if (L.twinRow >= 0 && L.twinRow < r) {
       L.twinFacts.delete(r);
       L.twinFacts.delete(L.twinRow);
+      L.times.drop(r);
+      L.times.drop(L.twinRow);
     }
   }
   return st;

@@ -248,7 +248,7 @@ export const STEP_OVERHEAD_SECONDS = 0.02;
 
 /** Work of one training step (GPU-independent); `t` supplies grad-accum and the quant format. */
 
-function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): WorkLayout {
+export function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): WorkLayout {
   const { tp, pp, cp } = o;
   const shard = tp * pp;
   const dp = Math.max(1, Math.floor(o.gpus / (tp * pp * cp)));
@@ -282,7 +282,7 @@ function workLayout(m: ModelFacts, o: EstimateOptions, dispatch: MoeDispatch): W
 }
 
 /** Matmul FLOPs, attention FLOPs, elementwise bytes and kernel launches of one micro-batch. */
-function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOptions) {
+export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t: TimeOptions) {
   const { tokens, shard, tp, cp, layersHere, lmHead, compiled } = w;
   const fp32Stream = t.kbitFp32Stream === true && o.method === 'qlora' && !compiled;
   const elemSize = o.compute === 'fp32' ? 4 : w.autocast || fp32Stream ? 3 : 2;
@@ -649,7 +649,7 @@ function forwardGathersInSeries(
   return FRAMEWORKS[o.framework].zeroHooks === undefined;
 }
 
-const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDispatch => {
+export const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDispatch => {
   const fw = FRAMEWORKS[o.framework];
   if (fw.moeDense?.includes(m.modelType)) return 'dense';
   // A row measured on a library build that looped its experts (TimeOptions.moeLoop).
