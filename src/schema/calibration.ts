@@ -135,6 +135,8 @@ export const throughputCaseSchema = z.looseObject({
   deepspeed_overlap_comm: z.literal(false).optional(),
   /** The run's FSDP config set forward_prefetch true: sets TimeOptions.fsdpForwardPrefetch. */
   fsdp_forward_prefetch: z.literal(true).optional(),
+  /** The run's layers were checkpointed by torch's reentrant checkpoint at the call site: sets TimeOptions.reentrantCheckpoint. */
+  checkpoint_reentrant: z.literal(true).optional(),
   /** The run's FSDP generation (accelerate's fsdp_version; 2: torch's fully_shard): sets TimeOptions.fsdp2. */
   fsdp_version: z.union([z.literal(1), z.literal(2)]).optional(),
   /** The run's DeepSpeed config left its hidden-size buckets 'auto' for transformers to fill: sets TimeOptions.zeroAutoBuckets. */

@@ -404,9 +404,18 @@ export interface TimeOptions {
    * The run's FSDP set `forward_prefetch` (FSDP1: each unit's pre-forward also unshards the next unit in forward
    * order, torch/distributed/fsdp/_runtime_utils.py `_get_handle_to_prefetch`). vramplan's launcher writes it false
    * (engines/hf/accelerate.ts); `validate --throughput` sets it for rows whose config says so (their
-   * `fsdp_forward_prefetch`). Read by time/train-work.ts `forwardGathersInSeries`.
+   * `fsdp_forward_prefetch`). Read by time/fsdp-unshard-order.ts `forwardGathersInSeries`.
    */
   fsdpForwardPrefetch?: boolean;
+  /**
+   * The run checkpointed each layer with torch's reentrant checkpoint at the model's call site (transformers'
+   * `gradient_checkpointing_enable` without kwargs: `use_reentrant: True`, modeling_utils.py in the 4.45.2 and 4.48.1
+   * wheels). Under FSDP1 with a per-expert loop each unit's backward gather then runs in series (time/
+   * fsdp-unshard-order.ts `backwardGathersInSeries`). vramplan's launcher writes non-reentrant checkpointing
+   * (engines/hf/trainer.ts); no flag sets it; `validate --throughput` does for rows whose build ran it (their
+   * `checkpoint_reentrant`).
+   */
+  reentrantCheckpoint?: boolean;
   /**
    * The run's FSDP is FSDP2 (`fully_shard`, accelerate's `fsdp_version: 2`): true adds its copies of each gathered unit
    * into the parameters and of the gradients into the reduce-scatter buffer on the compute stream, false leaves them

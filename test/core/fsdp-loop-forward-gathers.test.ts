@@ -2,7 +2,7 @@
  * An FSDP unit unshards itself from its own pre-forward hook (FSDP1 without forward_prefetch, FSDP2's implicit
  * prefetch): its all-gather overlaps the unit before it only because the CPU runs ahead. A per-expert loop syncs the
  * host once per expert, so in forward each unit's all-gather waits for the unit before it (TrainWork.fwdGatherSerial,
- * time/train-work.ts forwardGathersInSeries). DeepSpeed's ZeRO-3 prefetches from its trace and is not held; neither is
+ * time/fsdp-unshard-order.ts forwardGathersInSeries). DeepSpeed's ZeRO-3 prefetches from its trace and is not held; neither is
  * a run that set FSDP's forward_prefetch (TimeOptions.fsdpForwardPrefetch), nor the grouped experts (no syncs).
  */
 import { describe, expect, it } from 'vitest';

@@ -385,16 +385,20 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const reduceLatency = w.serialComm ? w.zeroReduces * latency : 0;
   const gradT = w.gradReduceBytes / dpLink + reduceLatency;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
-  // A forward whose gathers wait for the unit before them (TrainWork.fwdGatherSerial, train-work.ts
+  // A forward whose gathers wait for the unit before them (TrainWork.fwdGatherSerial, fsdp-unshard-order.ts
   // forwardGathersInSeries): that pass's gathers add to the step, and its compute hides none of the other passes'
   // collectives (FSDP's backward waits for its reduce-scatters before the step ends: _post_backward_final_callback).
-  const fwdGatherT = w.fwdGatherSerial ? w.gatherPassBytes / dpLink + w.zeroGathers * latency : 0;
+  // A backward whose own gather of each unit waits alone (TrainWork.bwdGatherSerial) adds one pass more; its compute
+  // still hides the recompute's gathers and the reduce-scatters.
+  const passGatherT = w.gatherPassBytes / dpLink + w.zeroGathers * latency;
+  const serialGatherT =
+    (w.fwdGatherSerial ? passGatherT : 0) + (w.bwdGatherSerial ? passGatherT : 0);
   // What compute does not hide, plus what hiding costs: NCCL kernels run on SMs, so while a collective
   // overlaps compute it slows that compute by the SMs it holds (NCCL_SM_SHARE).
   const busy = (w.fwdGatherSerial ? 0 : s.fwd) + s.bwd + s.rec;
   // Gradient reduces issued from the compute stream and waited on at once (overlap_comm false) hold the
   // backward behind them; the rest overlaps as usual.
-  const serialT = (w.serialComm && w.gradReducePerMicro ? gradT : 0) + fwdGatherT;
+  const serialT = (w.serialComm && w.gradReducePerMicro ? gradT : 0) + serialGatherT;
   const overlapT = perMicroComm - serialT;
   s.exposedMicro =
     serialT +

@@ -63,6 +63,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   lastBucketEmbedBytes: DOUBLE_FIELD,
   serialComm: false,
   fwdGatherSerial: false,
+  bwdGatherSerial: false,
   zeroReduces: DOUBLE_FIELD,
   zeroGathers: DOUBLE_FIELD,
   paramGatherAfterStep: DOUBLE_FIELD,

@@ -83,8 +83,10 @@ export interface TrainWork {
   lastBucketEmbedBytes: number;
   /** ZeRO's gradient reduces run in series with backward (TimeOptions.serialComm). */
   serialComm: boolean;
-  /** A pass's parameter gathers run in series with its compute in forward (train-work.ts forwardGathersInSeries). */
+  /** A pass's parameter gathers run in series with its compute in forward (fsdp-unshard-order.ts forwardGathersInSeries). */
   fwdGatherSerial: boolean;
+  /** The backward's own gather of each unit runs in series with it (fsdp-unshard-order.ts backwardGathersInSeries). */
+  bwdGatherSerial: boolean;
   /** ZeRO-3's gradient reduce-scatters per micro-batch on this rank: one per full bucket (0 on one rank). */
   zeroReduces: number;
   /** ZeRO-3's all-gather collectives in one pass over this rank's layers (zero-collectives.ts; 0 on one rank). */

@@ -39,6 +39,7 @@ import { deltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
+import { backwardGathersInSeries, forwardGathersInSeries } from './fsdp-unshard-order.js';
 import { ringAttentionWork } from './train-ring-attention.js';
 export type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 
@@ -564,6 +565,7 @@ export function trainWork(
     lastBucketEmbedBytes: nw.lastBucketEmbedBytes,
     serialComm: t.serialComm === true && o.zero >= 2,
     fwdGatherSerial: forwardGathersInSeries(o, t, nw.gatherPassBytes, ew.loopOps),
+    bwdGatherSerial: backwardGathersInSeries(o, t, nw.gatherPassBytes, ew.loopOps, w.recompute),
     zeroReduces: w.zeroRanks > 1 ? (shared.zh?.host3?.reduces ?? 0) : 0,
     zeroGathers: w.zeroRanks > 1 ? gatherCalls(shared.zh?.host3?.gathers) : 0,
     paramGatherAfterStep: nw.paramGatherAfterStep,
@@ -625,28 +627,6 @@ export function trainWork(
     // compute swaps nn.Linear modules (torchao convert_to_float8_training); 3-D grouped experts are none, so stay bf16.
     groupedMmBf16: o.compute !== 'fp16' && o.compute !== 'fp32' && !w.autocast && !ew.fp32,
   };
-}
-
-/**
- * Whether a forward pass's parameter gathers run in series with its compute. An FSDP unit (a framework without
- * DeepSpeed's trace-driven prefetch: no FrameworkProfile.zeroHooks) issues its all-gather from its own pre-forward
- * hook; FSDP1 adds the next unit's only under forward_prefetch (torch/distributed/fsdp/_runtime_utils.py
- * `_pre_forward_unshard`, `_get_handle_to_prefetch`, pytorch/pytorch v2.4.1), so a gather overlaps the unit before
- * it only because the CPU runs ahead of the GPU. A per-expert loop syncs the host once per expert (its
- * `torch.where`: train-step.ts SYNCED_LOOP_OP_SECONDS), so the CPU reaches the next unit's hook only when the last
- * expert has run: each unit's all-gather waits for the unit before it. Backward keeps its overlap: BACKWARD_PRE
- * unshards the next unit from the current unit's pre-backward hook, before its backward (and a reentrant
- * checkpoint's recompute) kernels. DeepSpeed's ZeRO-3 prefetches from its recorded trace inside each fetch, before
- * the module's kernels (partitioned_param_coordinator.py fetch_sub_module), and is not held.
- */
-function forwardGathersInSeries(
-  o: EstimateOptions,
-  t: TimeOptions,
-  gatherPassBytes: number,
-  loopOps: number,
-): boolean {
-  if (gatherPassBytes === 0 || loopOps === 0 || t.fsdpForwardPrefetch === true) return false;
-  return FRAMEWORKS[o.framework].zeroHooks === undefined;
 }
 
 export const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions): MoeDispatch => {
