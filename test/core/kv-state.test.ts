@@ -265,7 +265,7 @@ describe('measured: vLLM startup logs (pool / tokens = KV bytes per token per GP
     for (const r of rows) expect(Math.abs(r.error)).toBeLessThan(0.015);
   });
 
-  it('Qwen3-Next, TP 2, fp8 attention KV (vllm#26646): block 1,072 tokens; 90,048 tokens = 84 blocks x 4 groups; 1.66x at 215,040', () => {
+  it('Qwen3-Next, TP 2, fp8 attention KV (vllm-project/vllm#26646): block 1,072 tokens; 90,048 tokens = 84 blocks x 4 groups; 1.66x at 215,040', () => {
     // "GPU KV cache size: 90,048 tokens" / "Maximum concurrency for 215,040 tokens per request: 1.66x"
     // (https://github.com/vllm-project/vllm/issues/26646; vLLM 0.11: tokens = num_blocks // groups x block).
     const a = arch(catalog('qwen3-next-80b-a3b'));

@@ -1,4 +1,4 @@
-// llama.cpp's pre-PR-#10318 F16 mat-vec (dmmv): the partial last wave of one-warp rows is latency-bound
+// llama.cpp's F16 mat-vec (dmmv) from before ggml-org/llama.cpp#10318: the partial last wave of one-warp rows is latency-bound
 // (src/core/time/matvec-tail.ts).
 import { describe, expect, it } from 'vitest';
 import { dmmvResidency, dmmvTailSeconds } from '../../src/core/time/matvec-tail.js';
