@@ -3657,7 +3657,7 @@ describe("time model on the HF blog's Llama 2 70B FSDP run and FlagPerf's DeepSp
     const h800 = loadThroughputCases('throughput.json').find(
       (c) => c.id === 'flagperf-l2-7b-ds-zero3-8xh800',
     )!;
-    const gpu = findGpu(h800.gpu)!;
+    const gpu = findGpu(String(h800.flags.gpu))!;
     const h100 = findGpu('h100-sxm')!;
     expect(gpu.interconnect.nvlinkGBps).toBe(400);
     expect(gpu.tflops).toEqual(h100.tflops);
