@@ -1270,7 +1270,8 @@ const FIELD_BARS = {
   // llama.cpp b5540 (unfused graph) serving Q4_K_M on the L4 with four slots: -15.2% at 1 in flight, +13.0% at 4.
   'infbench kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.152 },
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
-  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.159, p90: 0.159 },
+  // -15.8% before the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts), -16.1% with them.
+  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.161, p90: 0.161 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
   'continuum1627 kind:decode engine:llama.cpp': { count: 1, median: 0.034, p90: 0.034 },
   // Qwen3-30B-A3B bf16 on one H100 (vLLM of August 2025: serial scheduler, piecewise graphs), mean TPOT at 10 in flight
@@ -1514,9 +1515,10 @@ const FIELD_BARS = {
   // under SGLang, and SGLang's default fused_moe tiles").
   'gpsglm52 kind:serving engine:sglang': { count: 3, median: 0.2, p90: 0.725 },
   // GPUStack's GLM-4.x page (docs/performance-lab/glm-4.x/h200.md; zai-org/GLM-4.6 bf16 over TP 8 on eight H200s, vLLM
-  // v0.11.0 and SGLang v0.5.3, ShareGPT bursts of 1000): vLLM +48.7%, SGLang +21.2% scored before any change.
-  'gpsglm4x kind:serving engine:vllm': { count: 1, median: 0.488, p90: 0.488 },
-  'gpsglm4x kind:serving engine:sglang': { count: 1, median: 0.213, p90: 0.213 },
+  // v0.11.0 and SGLang v0.5.3, ShareGPT bursts of 1000): vLLM +48.7%, SGLang +21.2% scored before any change; +46.7% and
+  // +20.3% with the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts).
+  'gpsglm4x kind:serving engine:vllm': { count: 1, median: 0.467, p90: 0.467 },
+  'gpsglm4x kind:serving engine:sglang': { count: 1, median: 0.203, p90: 0.203 },
   // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
   'wmx kind:serving engine:vllm': { count: 6, median: 0.076, p90: 0.095 },
@@ -1586,7 +1588,8 @@ const FIELD_BARS = {
   // in flight: +7.8%, +18.4%), TP 4 on 4x H100 (1K/1K at 64: -24.9%), NVFP4 over TP 2 on 2x B200 (8K/1K at 128: -16.5%),
   // scored before any change; +5.8%, +14.3%, -26.1% with vLLM's TP + EP fused_moe blocks past the rank's own experts
   // timed as early-exiting programs (FusedMoeGrid.epAlignsLocal).
-  'ixblog kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.262 },
+  // The H100 block-FP8 row -26.2% before the Triton fused_moe's padded rows (time/moe-pad-rows.ts), -26.3% with them.
+  'ixblog kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.263 },
   // aerlabsAI/nano-vllm's vLLM 0.15.1 sweep on an RTX 3060 12GB: Qwen3-0.6B and Qwen2.5-3B-Instruct, 20 prompts of about
   // 4,200 tokens in and 520 out sent at a Poisson 1 a second, --max-num-seqs 16, scored by the run's duration and its
   // mean TPOT, before any change: +18.7%, +12.5% (durations), +21.6%, +3.3% (TPOT).
