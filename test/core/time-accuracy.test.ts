@@ -2064,6 +2064,7 @@ const ENGINE_BARS = {
   // +163.6%, scored before any change): 176 rows, 13.2% / 86.9%; with each lone prefill step priced as a forward of its
   // own (time/length-spread.ts prefillStepPricer): 12.0% / 86.9%. With sgl-project/sglang#6111's two DeepSeek-V3
   // B200 bench_one_batch_server runs (+224.1%, +82.3%, scored before any change): 178 rows.
+  // With GPUStack's GLM-4.x H200 burst (+21.2%, scored before any change): 179 rows.
   'serving engine:sglang': { count: 179, median: 0.185, p90: 0.872 },
 } as const;
 
