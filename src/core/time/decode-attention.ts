@@ -21,6 +21,7 @@ import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framewor
 import { MEM_EFF, MEM_EFF_AMD, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { routedExpertRate, stepExpertFlops } from './fp4-bf16-moe.js';
+import { tritonMoeRate, tritonPaddedFlops, type TritonMoeStep } from './moe-pad-rows.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { CDNA_HBM_LATENCY_S } from './matvec-tail.js';
 import { releaseNamedBefore } from '../compare-releases.js';
@@ -203,6 +204,26 @@ export interface StepCore {
 }
 
 /**
+ * Seconds a decode step's Triton fused_moe adds to its GEMMs (moe-pad-rows.ts): the rows its BLOCK_SIZE_M blocks pad
+ * (tritonPaddedFlops), and its routed rows' FLOPs again at the kernel's own rate where that is below the card's GEMM
+ * rate `rate` (tritonMoeRate), beyond what they take at `rate`. 0 where the step runs no Triton fused_moe, or `rate` is
+ * undefined (its experts priced at another kernel's rate).
+ */
+function tritonMoeExtra(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { batch: number; tp: number; tritonMoe?: TritonMoeStep },
+  rate: number | undefined,
+): number {
+  if (s.tritonMoe === undefined || rate === undefined) return 0;
+  const own = tritonMoeRate(fw, r, s.tritonMoe, rate);
+  const padded = tritonPaddedFlops(m, fw, { ...s.tritonMoe, tp: s.tp });
+  const routed = stepExpertFlops(m, s.batch, s.tp);
+  return (routed + padded) / own - routed / rate;
+}
+
+/**
  * The GPU core of a decode step of `batch` sequences at context `ctx` over `tp` ranks: the linears' kernels (their
  * weight read, `weightSeconds`, or their FLOPs at the traffic's GEMM rate), then each layer's attention kernel (the
  * step's KV bytes a GPU at the backend's read rate, and the cache update's copy at the memory rate where the engine
@@ -240,6 +261,8 @@ export function stepCore(
     weights?: EstimateOptions['weights'];
     /** The decode is compiled, on a preallocated cache: no per-step copy (FrameworkProfile.kvAppendCopies). */
     compiled?: boolean;
+    /** The step's routed experts run the Triton fused_moe (moe-pad-rows.ts decodeTritonMoe). */
+    tritonMoe?: TritonMoeStep;
   },
 ): StepCore {
   const attnFlops = (4 * m.attnLayers * s.ctx * m.attnWidth * s.batch) / s.tp;
@@ -251,7 +274,10 @@ export function stepCore(
     ? rate
     : routedExpertRate(fw, s.weights, { q: tr.q ?? null, cc: r.cc }, rate);
   const expertFlops = expertRate === rate ? 0 : stepExpertFlops(m, s.batch, s.tp);
-  const gemm = (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate + expertFlops / expertRate;
+  const gemm =
+    (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate +
+    expertFlops / expertRate +
+    tritonMoeExtra(m, fw, r, s, expertFlops > 0 || tr.fp32Gemm ? undefined : rate);
   // An fp32 router GEMM (fp32-router.ts) is a CUDA-core kernel of its own after the blended linears.
   const linear = ridgeBlend(s.weightSeconds, gemm) + (tr.fp32Router ?? 0) * s.batch;
   // The cache update's torch.cat (FrameworkProfile.kvAppendCopies) reads the step's cache and writes it again, in kernels

@@ -9,6 +9,7 @@ import { floatExpertRead } from './float-experts.js';
 import { moeCallLatency, moeCallSeconds, nativeFp4 } from './moe-call.js';
 import { aiterMoeSeconds } from './aiter-moe.js';
 import { tritonMoeSeconds } from './moe-grid.js';
+import { decodeTritonMoe } from './moe-pad-rows.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
@@ -712,6 +713,7 @@ export function decodeStepFigures(
     release: { version: t.engineVersion, v0: t.v0Scheduler === true }, // V0 or V1, and the release
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
     compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
+    tritonMoe: decodeTritonMoe(m, o, t, r, { batch: B, q: tr.q }), // padded rows, rate (moe-pad-rows.ts)
   });
   const expertT = tr.expertGpu / r.mem;
   const host = decodeHost(m, o, t, tr.q, r.smClock, expertT, r.cc, rocmGfx(r), r.apple);

@@ -38,6 +38,12 @@ export interface FusedMoeGrid {
   epAlignsLocal?: boolean;
   /** Per generation where a timed shape gives it: Hopper (9.x); Ampere's for the generations below, as moeCallLatency. */
   exitProgram: { ampere?: ExitProgramCost; hopper?: ExitProgramCost };
+  /**
+   * The share of the card's dense 16-bit peak the 16-bit kernel's GEMMs reach once its row blocks fill (a tuned config
+   * at thousands of routed rows), per generation where a kernel benchmark gives it: compute capability 8.x (`ampere`)
+   * and 9.x (`hopper`). Absent: the card's GEMM rate (time/moe-pad-rows.ts tritonMoeRate).
+   */
+  largeMPeakShare?: { ampere?: number; hopper?: number };
 }
 
 /**

@@ -21,6 +21,21 @@
  */
 import type { FusedMoeGrid } from '../../time/moe-grid-types.js';
 
+/**
+ * The 16-bit Triton fused_moe's rate once its row blocks fill, from `benchmarks/kernels/benchmark_moe.py` tables with
+ * tuned configs (FusedMoeGrid.largeMPeakShare):
+ * - A100 SXM4 80GB: vllm-project/vllm#40542, E=64, N=1408, hidden 2048, top-6, bf16: 2636.6 µs at M = 4096 (24,576
+ *   routed rows, 384 an expert: no padded block), 2 x 24,576 x (2,816 + 1,408) x 2,048 = 425 GFLOP, 161 TFLOP/s, 0.517
+ *   of the A100's 312 TFLOPS.
+ * - H100 80GB HBM3: vllm-project/vllm#24700, Mixtral's E=8, N=7168 (TP 2), hidden 4096, top-2, the shipped tuned
+ *   file: 1122.93 µs at M = 1536 (3,072 routed rows, 384 an expert), 2 x 3,072 x (14,336 + 7,168) x 4,096 = 541 GFLOP,
+ *   482 TFLOP/s, 0.487 of the H100 SXM's 989 TFLOPS.
+ */
+export const TRITON_FUSED_MOE_LARGE_M_SHARE = {
+  ampere: 0.517, // vllm-project/vllm#40542: 425 GFLOP in 2636.6 µs on an A100 SXM4 80GB
+  hopper: 0.487, // vllm-project/vllm#24700: 541 GFLOP in 1122.93 µs on an H100 SXM
+};
+
 const HOPPER_TIMED_PER_SM = 4200 / 132; // sgl-project/sglang#11730's call on an H200 (above)
 
 export const SGLANG_FUSED_MOE_GRID: FusedMoeGrid = {
@@ -34,4 +49,6 @@ export const SGLANG_FUSED_MOE_GRID: FusedMoeGrid = {
     // 7.1 µs (engines/moe-call.ts TRITON_FUSED_MOE.hopper) over 31.8 programs per SM: 223 ns
     hopper: { seconds: 7.1e-6 / HOPPER_TIMED_PER_SM, timedPerSm: HOPPER_TIMED_PER_SM },
   },
+  // The same kernel as vLLM's (SGLang's fused_moe_triton copies it): the shares vLLM's tables give.
+  largeMPeakShare: TRITON_FUSED_MOE_LARGE_M_SHARE,
 };

@@ -17,7 +17,7 @@
  * token, so it launched no early-exiting program to spread its latency over.
  */
 import type { FusedMoeGrid } from '../../time/moe-grid-types.js';
-import { SGLANG_FUSED_MOE_GRID } from '../sglang/fused-moe-grid.js';
+import { SGLANG_FUSED_MOE_GRID, TRITON_FUSED_MOE_LARGE_M_SHARE } from '../sglang/fused-moe-grid.js';
 
 export const VLLM_FUSED_MOE_GRID: FusedMoeGrid = {
   tiles: {
@@ -29,4 +29,5 @@ export const VLLM_FUSED_MOE_GRID: FusedMoeGrid = {
   smallBatchRowCap: true, // invoke_fused_moe_kernel: EM = min(len(sorted_token_ids), M x top_k x BLOCK_SIZE_M)
   epAlignsLocal: true, // vllm 0.33.0 experts/triton_moe.py: ignore_invalid_experts=skip_invalid (expert_map set)
   exitProgram: { hopper: SGLANG_FUSED_MOE_GRID.exitProgram.hopper },
+  largeMPeakShare: TRITON_FUSED_MOE_LARGE_M_SHARE, // vllm-project/vllm#40542 and vllm-project/vllm#24700 tables
 };

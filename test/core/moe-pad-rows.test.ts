@@ -1,0 +1,107 @@
+// The Triton fused_moe pads each expert's routed rows to whole BLOCK_SIZE_M blocks and multiplies the padded rows
+// (time/moe-pad-rows.ts), and its 16-bit GEMMs run below the card's GEMM rate once its row blocks fill
+// (FusedMoeGrid.largeMPeakShare, from benchmark_moe.py tables in vllm-project/vllm#40542 and vllm-project/vllm#24700).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TRITON_FUSED_MOE_LARGE_M_SHARE } from '../../src/core/engines/sglang/fused-moe-grid.js';
+import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { decodeStep } from '../../src/core/time/decode.js';
+import { gpuRates } from '../../src/core/time/hardware.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import {
+  expectedPaddedRows,
+  tritonMoeRate,
+  tritonPaddedFlops,
+} from '../../src/core/time/moe-pad-rows.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { defaultOptions } from '../../src/schema/estimate.js';
+import { defaultTimeOptions } from '../../src/schema/time.js';
+
+/** E[ceil(X / block) x block] for X ~ Binomial(n, p), from the pmf built by products (small n only). */
+function bruteForce(n: number, p: number, block: number): number {
+  let sum = 0;
+  for (let j = 0; j <= n; j++) {
+    let c = 1;
+    for (let i = 0; i < j; i++) c = (c * (n - i)) / (i + 1);
+    sum += c * p ** j * (1 - p) ** (n - j) * Math.ceil(j / block) * block;
+  }
+  return sum;
+}
+
+describe("the Triton fused_moe's padded rows", () => {
+  it('rounds a binomial expert load up to whole blocks', () => {
+    expect(expectedPaddedRows(30, 0.25, 16)).toBeCloseTo(bruteForce(30, 0.25, 16), 9);
+    expect(expectedPaddedRows(60, 1 / 16, 4)).toBeCloseTo(bruteForce(60, 1 / 16, 4), 9);
+    // One block holds any load below it: 1 - P(0) blocks of 64.
+    expect(expectedPaddedRows(40, 0.1, 64)).toBeCloseTo(64 * (1 - 0.9 ** 40), 9);
+    // A load that always fills whole blocks pads nothing.
+    expect(expectedPaddedRows(128, 1, 64)).toBe(128);
+  });
+
+  it('pads GLM-4.5-Air on an A100 at 256 running to 64-row blocks (its 16 rows an expert, 4x)', () => {
+    // 256 tokens x top-8 over 128 experts: 16 rows an expert on average, BLOCK_SIZE_M 64 above E tokens.
+    const m = modelFacts(resolveModel('zai-org/GLM-4.5-Air'));
+    const extra = tritonPaddedFlops(m, FRAMEWORKS.vllm, { batch: 256, blockFp8: false, tp: 4 });
+    const routed = (2 * m.expertWeightsPerLayer * m.moeLayers * 256 * m.topK) / 4;
+    expect(extra / routed).toBeGreaterThan(2.9);
+    expect(extra / routed).toBeLessThan(3.1);
+  });
+
+  it('never runs fewer padded and routed rows with more tokens', () => {
+    const m = modelFacts(resolveModel('qwen3-30b-a3b'));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4095 }), fc.boolean(), (batch, blockFp8) => {
+        const rows = (b: number): number =>
+          tritonPaddedFlops(m, FRAMEWORKS.vllm, { batch: b, blockFp8, tp: 1 }) +
+          (2 * m.expertWeightsPerLayer * m.moeLayers * b * m.topK) / 1;
+        expect(rows(batch + 1)).toBeGreaterThanOrEqual(rows(batch) * (1 - 1e-12));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("the 16-bit Triton fused_moe's rate once its blocks fill", () => {
+  it('holds the A100 and H100 to the shares the kernel tables give, not Blackwell or block FP8', () => {
+    const step = { batch: 1024, blockFp8: false };
+    const a100 = gpuRates(findGpu('a100-80gb-sxm'), defaultTimeOptions(1));
+    const h100 = gpuRates(findGpu('h100-sxm'), defaultTimeOptions(1));
+    expect(tritonMoeRate(FRAMEWORKS.vllm, a100, step, a100.gemm16)).toBeCloseTo(
+      TRITON_FUSED_MOE_LARGE_M_SHARE.ampere * a100.peak16,
+      -6,
+    );
+    expect(tritonMoeRate(FRAMEWORKS.sglang, h100, step, h100.gemm16)).toBeCloseTo(
+      TRITON_FUSED_MOE_LARGE_M_SHARE.hopper * h100.peak16,
+      -6,
+    );
+    const b200 = gpuRates(findGpu('b200'), defaultTimeOptions(1));
+    expect(tritonMoeRate(FRAMEWORKS.vllm, b200, step, b200.gemm16)).toBe(b200.gemm16);
+    expect(tritonMoeRate(FRAMEWORKS.vllm, a100, { ...step, blockFp8: true }, 1e15)).toBe(1e15);
+  });
+
+  it("lengthens vLLM's GLM-4.5-Air step on four A100s at 256 running beyond its weight read", () => {
+    const m = modelFacts(resolveModel('zai-org/GLM-4.5-Air'));
+    const o = {
+      ...defaultOptions('inference'),
+      framework: 'vllm' as const,
+      tp: 4,
+      batch: 256,
+      seq: 419,
+    };
+    const t = defaultTimeOptions(4);
+    const r = gpuRates(findGpu('a100-80gb-sxm'), t);
+    const withKernel = decodeStep(m, o, t, r, false, 319).stepSeconds;
+    // The same step on a profile without the fused_moe grid: no padded rows, experts at the card's GEMM rate.
+    const vllm = FRAMEWORKS.vllm;
+    const tile = vllm.fusedMoeTile16;
+    expect(tile?.grid).toBeDefined();
+    try {
+      (vllm as { fusedMoeTile16?: unknown }).fusedMoeTile16 = { ...tile, grid: undefined };
+      const without = decodeStep(m, o, t, r, false, 319).stepSeconds;
+      expect(withKernel).toBeGreaterThan(without * 1.03);
+    } finally {
+      (vllm as { fusedMoeTile16?: unknown }).fusedMoeTile16 = tile;
+    }
+  });
+});
