@@ -60,53 +60,65 @@ export const VLLM_SM100_GPT_OSS_KERNELS: DecodeFeatureKernels = {
  * `_bitmatrix_metadata_compute_stage1` and `_stage2` (4; triton_kernels tensor_details/bitmatrix.py and
  * bitmatrix_details/sum_bitmatrix_rows.py), then `make_ragged_tensor_metadata` (`_ragged_tensor_metadata_memset`,
  * `_ragged_tensor_metadata_compute`: 2; tensor_details/ragged_tensor.py) and the gate gather
- * `vals.flatten()[combine_indx]` (1): 13. The experts then run `matmul_ogs` for w13 with the SwiGLU fused and for w2
- * with its `_reduce` over the top-k (vllm-project/vllm#39714). Each `matmul_ogs` call launches more than its GEMM (the
- * 0.19.1 wheel's vllm/third_party/triton_kernels/matmul_ogs.py): w13, which gathers, first runs
- * `torch.div(gather_indx.src_indx, routing_data.n_expts_act, rounding_mode='trunc')` (line 565; its MXFP4 weights rule
- * out split-K, line 428, so no reduce follows it); w2, which scatters over n_expts_act 4 > 1, runs
- * `scatter_indx.src_indx != -1` (line 658) for the mask its `reduce` kernel (reduce.py `_reduce`, one launch) reads:
- * 2 elementwise kernels a layer. The counted chain (FrameworkProfile.moeRoutingKernels and the dense MLP's three) has
- * the router GEMM, the top-k, moe_align_block_size, the two GEMMs, the activation and moe_sum: 13 routing kernels
- * beyond the chain's 2 (align, activation), and the 2 elementwise ones, = 13 more a layer.
- * vllm-project/vllm#39714 (v0.20.1, 2x H100) names the same build "the 14-kernel chain for computing routing data"
- * at M <= 64. Releases: v0.19.1 (the vLLM blog's FP8 KV-cache build) through v0.20.x (vllm-project/vllm#39714 at
- * v0.20.1); vllm-project/vllm#43135 (2026-05-19) pins triton_kernels back to v3.5.1, whose fused `routing()` has no
- * such chain, in a release not read here, so the bound is 0.21.0. Read: `make_routing_data` at vllm-project/vllm@04bec4cd,
- * the v3.6 `SparseMatrix` form of `routing_from_bitmatrix` in a later copy of the same file, triton_kernels at
- * triton-lang/triton@0b8b2666 (bitmatrix.py), @12d909bf (sum_bitmatrix_rows.py), @174e5788 (ragged_tensor.py).
+ * `vals.flatten()[combine_indx]`, whose index is int32 (bitmatrix.py's `combined_indx`), which ATen's `index` casts to
+ * int64 before its gather kernel (`make_info`, pytorch/pytorch@06b24a9d
+ * aten/src/ATen/native/TensorAdvancedIndexingUtils.h, the int32 support of pytorch/pytorch#86309): 2. 14 in all. The
+ * experts then run `matmul_ogs` for w13 with the SwiGLU fused and for w2 with its `_reduce` over the top-k
+ * (vllm-project/vllm#39714). Each `matmul_ogs` call launches more than its GEMM (the 0.19.1 wheel's
+ * vllm/third_party/triton_kernels/matmul_ogs.py): w13, which gathers, first runs `torch.div(gather_indx.src_indx,
+ * routing_data.n_expts_act, rounding_mode='trunc')` (line 565; its MXFP4 weights rule out split-K, line 428, so no
+ * reduce follows it); w2, which scatters over n_expts_act 4 > 1, runs `scatter_indx.src_indx != -1` (line 658) for the
+ * mask its `reduce` kernel (reduce.py `_reduce`, one launch) reads: 2 elementwise kernels a layer. The counted chain
+ * (FrameworkProfile.moeRoutingKernels and the dense MLP's three) has the router GEMM, the top-k, moe_align_block_size,
+ * the two GEMMs, the activation and moe_sum: 14 routing kernels beyond the chain's 2 (align, activation), and the 2
+ * elementwise ones, = 14 more a layer. vllm-project/vllm#39714 (v0.20.1, 2x H100) names the same build "the 14-kernel
+ * chain for computing routing data" at M <= 64, the count above. Releases: v0.19.1 (the vLLM blog's FP8 KV-cache build)
+ * through v0.20.x (vllm-project/vllm#39714 at v0.20.1); vllm-project/vllm#43135 (2026-05-19) pins triton_kernels back
+ * to v3.5.1, whose fused `routing()` has no such chain, in a release not read here, so the bound is 0.21.0. Read:
+ * `make_routing_data` at vllm-project/vllm@04bec4cd, the v3.6 `SparseMatrix` form of `routing_from_bitmatrix` in a
+ * later copy of the same file, triton_kernels at triton-lang/triton@0b8b2666 (bitmatrix.py), @12d909bf
+ * (sum_bitmatrix_rows.py), @174e5788 (ragged_tensor.py).
  *
  * Before 0.19.0 the Hopper path is the monolithic one (Mxfp4MoEMethod.is_monolithic for the TRITON backend:
  * `triton_kernel_moe_forward` takes the router logits, no vLLM top-k runs), read in the PyPI wheels:
  * - 0.12.0 to 0.16.0 (vllm/third_party/triton_kernels the same files in the 0.12.0, 0.13.0, 0.14.0, 0.15.0 and 0.16.0
- *   wheels): triton_kernels' fused `routing()` runs `_topk_forward` (which zeroes its own column-sum scratchpad, so the
- *   bitmatrix sum needs no memset), `_sum_bitmatrix_rows`, `_combined_routing_memset` and `_combined_routing_compute`
- *   (routing.py SortTokens, reduction_details/reduce_bitmatrix.py): 4, where the chain has the top-k and
- *   moe_align_block_size. `matmul_ogs` fuses the SwiGLU into w13; w2's scatter over 4 experts a token is not fused
- *   (`can_use_fused_scatter` needs `n_expts_act == 1`), so `reduce_grouped` runs `_reduce_grouped`, in moe_sum's place;
- *   w13 runs no reduce where split-K is 1, which vLLM sets on cc 9.0 from 0.13.0
+ *   wheels; recounted in vllm-0.12.0, -0.14.0 and -0.16.0-cp38-abi3-manylinux_2_31_x86_64.whl, sha256 596673ed...,
+ *   9362cadd... and f066b2a2..., docs/time-model.md has them whole): triton_kernels' fused `routing()` runs
+ *   `_topk_forward` (topk.py:42, which zeroes its own column-sum scratchpad, so the bitmatrix sum needs no memset),
+ *   `_sum_bitmatrix_rows` (reduction_details/reduce_bitmatrix.py:101), `_combined_routing_memset` and
+ *   `_combined_routing_compute` (routing.py:125 and :137, SortTokens): 4, where the chain has the top-k and
+ *   moe_align_block_size. `matmul_ogs` fuses the SwiGLU into w13 and hands the kernel `gather_indx.src_indx` as it is
+ *   (matmul_ogs.py:482: no `torch.div`); w2's scatter over 4 experts a token is not fused (`can_use_fused_scatter`
+ *   needs `n_expts_act == 1`, line 369), so `reduce_grouped` (line 521) runs `_reduce_grouped`, with no mask kernel
+ *   before it, in moe_sum's place; w13 runs no reduce where split-K is 1, which vLLM sets on cc 9.0 from 0.13.0
  *   (quantization/utils/mxfp4_utils.py `"split_k": 1`): 8 kernels a layer against the chain's 7, 1 more. The 0.12.0
  *   wheel leaves split-K to triton_kernels' `compute_split_k`, which can add a w13 reduce where the grid is under the
  *   SM count: not counted.
- * - 0.17.0 and 0.18.0 (their vendored triton_kernels the same files, the v3.6 `SparseMatrix` API): `legacy_routing`
- *   runs `topk` (`_topk_forward`, then its `SparseMatrix` builds `make_bitmatrix_metadata`: `sum_bitmatrix_rows`'
- *   `torch.zeros` and `_sum_bitmatrix_rows`, `_bitmatrix_metadata_compute_stage1` and `_stage2`), then
- *   `legacy_routing_from_bitmatrix` builds a second `SparseMatrix` of the same mask (the same 4 again;
- *   vllm-project/vllm#37683's three kernels twice), `make_ragged_tensor_metadata` (memset, compute: 2) and the gate
- *   gather `vals.flatten()[combine_indx]` (1): 12 with the top-k. `matmul_ogs` runs w13 with the SwiGLU fused and w2,
- *   whose top-k reduce is `scatter_indx.src_indx != -1` and `reduce`'s kernel (matmul_ogs.py, reduce.py): 17 kernels a
- *   layer against the chain's 7, 10 more.
+ * - 0.17.0 and 0.18.0 (their vendored triton_kernels the same files, the v3.6 `SparseMatrix` API; wheels recounted in
+ *   vllm-0.17.0 and -0.18.0-cp38-abi3-manylinux_2_31_x86_64.whl, sha256 0296670a... and 0bc51491...): `legacy_routing`
+ *   (fused_moe/gpt_oss_triton_kernels_moe.py:145) runs `topk` (line 160: `_topk_forward`, topk.py:54, then its
+ *   `SparseMatrix` builds `make_bitmatrix_metadata`: `sum_bitmatrix_rows`' `torch.zeros` and `_sum_bitmatrix_rows`,
+ *   tensor_details/bitmatrix_details/sum_bitmatrix_rows.py:87 and :91, `_bitmatrix_metadata_compute_stage1` and
+ *   `_stage2`, tensor_details/bitmatrix.py:128 and :139), then `legacy_routing_from_bitmatrix` builds a second
+ *   `SparseMatrix` of the same mask (line 125: the same 4 again; vllm-project/vllm#37683's three kernels twice),
+ *   `make_ragged_tensor_metadata` (line 128: memset, compute, tensor_details/ragged_tensor.py:180 and :187) and the
+ *   gate gather `vals.flatten()[combine_indx]` (line 132: the int32 index's cast to int64 and the gather, as above): 13
+ *   with the top-k. `matmul_ogs` (vendored matmul_ogs.py, the same tree as the 0.19.1 wheel's) runs w13, which gathers,
+ *   after `torch.div(gather_indx.src_indx, routing_data.n_expts_act, rounding_mode='trunc')` (line 565; MXFP4 weights
+ *   rule out split-K, line 428), with the SwiGLU fused, and w2, whose top-k reduce is `scatter_indx.src_indx != -1`
+ *   (line 658) and `reduce`'s kernel (line 664, reduce.py:221): 19 kernels a layer against the chain's 7, 12 more.
  */
 export const VLLM_SM90_GPT_OSS_KERNELS: DecodeFeatureKernels = {
   ...VLLM_DECODE_FEATURE_KERNELS,
   tritonKernelsMxfp4Routing: [
     // routing(): _topk_forward, _sum_bitmatrix_rows, memset, compute; w13, w2, _reduce_grouped (vllm 0.16.0 wheel)
     { kernels: 1, from: '0.12.0', before: '0.17.0' },
-    // topk and two SparseMatrix builds, ragged metadata, gather; w2's mask and reduce (vllm 0.17.0 wheel)
-    { kernels: 10, from: '0.17.0', before: '0.19.0' },
-    // 13 routing-data kernels (make_routing_data, triton_kernels v3.6.0) less Marlin's align and activation, and
-    // matmul_ogs' w13 src_indx div and w2 src_indx != -1 mask (vllm 0.19.1 wheel, triton_kernels/matmul_ogs.py)
-    { kernels: 13, from: '0.19.0', before: '0.21.0' },
+    // topk and two SparseMatrix builds, ragged metadata, gather (its int32 index's int64 cast and the index kernel);
+    // w13's src_indx div (matmul_ogs.py:565), w2's mask (:658) and reduce (vllm 0.17.0 and 0.18.0 wheels)
+    { kernels: 12, from: '0.17.0', before: '0.19.0' },
+    // 14 routing-data kernels (make_routing_data, triton_kernels v3.6.0, the gather's int64 cast included) less
+    // Marlin's align and activation, and matmul_ogs' w13 src_indx div and w2 src_indx != -1 mask (vllm 0.19.1 wheel)
+    { kernels: 14, from: '0.19.0', before: '0.21.0' },
   ],
 };
 
