@@ -20,6 +20,7 @@ import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { groupedExpertRate } from './grouped-mm-rate.js';
+import { groupedTileSharesOf } from './grouped-mm-tiles.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
@@ -217,6 +218,21 @@ function dequantTimes(
 const expertRateOf = (w: TrainWork, r: GpuRates, base: number): number =>
   (w.expertFp32 ? r.gemm32 : groupedExpertRate(w, r, base)) * w.expertShape;
 
+/**
+ * The routed experts' backward GEMMs: the input gradient at the forward's row-tile share, the weight gradient (the
+ * backward's FLOPs beyond the forward's, where the experts' weights train) at its K-tile share (grouped-mm-tiles.ts).
+ */
+function expertBwdGemmSeconds(
+  w: TrainWork,
+  rate: number,
+  tiles: { rows: number; weightGrad: number },
+): number {
+  const b = w.expertBwdFlops;
+  if (b <= 0) return 0;
+  const wg = Math.max(0, b - w.expertFwdFlops) / b;
+  return (b * ((1 - wg) / tiles.rows + wg / tiles.weightGrad)) / rate;
+}
+
 /** ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes. */
 const deltaSeconds = (flops: number, bytes: number, base: number, mem: number): number =>
   Math.max(flops / base, bytes / mem);
@@ -227,8 +243,9 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const gemm = base * w.shape;
   const attnRate = attentionRate(w, r);
   const expertRate = expertRateOf(w, r, base);
-  const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
-  const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  const tiles = groupedTileSharesOf(w, r.cc);
+  const expertF = Math.max(w.expertFwdFlops / expertRate / tiles.rows, w.expertWeightBytes / r.mem);
+  const expertB = Math.max(expertBwdGemmSeconds(w, expertRate, tiles), w.expertWeightBytes / r.mem);
   const deltaF = deltaSeconds(w.deltaFwdFlops, w.deltaFwdBytes, base, r.mem);
   const deltaB = deltaSeconds(w.deltaBwdFlops, w.deltaBwdBytes, base, r.mem);
   // FP8 training: the converted linears' matmuls at the 8-bit rate, plus their casts (time/float8.ts).
