@@ -24,10 +24,10 @@ import type { TrainWork } from './train-work.js';
 /** PyTorch's bf16 grouped tile on 9.x where neither the mean rows a group nor N is small (GroupMM.cu @06c0cf0). */
 const SM90_TILE_M = 128;
 const SM90_TILE_K = 64;
-/** Its `small` tile (mean rows or N <= 128) on 9.x, and the only one on 10.x: 64 x 128 x 128. */
+/** Its `small` tile (mean rows or N <= 128) on 9.x, and the only one on 10.x: 64 x 128 x 128 (GroupMM.cu @06c0cf0). */
 const SMALL_TILE_M = 64;
 const SMALL_TILE_K = 128;
-/** GroupMM.cu's `small` bound on the mean rows a group and on N. */
+/** GroupMM.cu's `small` bound on the mean rows a group and on N (`M <= 128 || N <= 128`, @06c0cf0). */
 const SMALL_BOUND = 128;
 
 /**
@@ -56,7 +56,8 @@ function upperTail(z: number): number {
   return z >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
-// Below this (1 - p)^n the binomial is summed by the normal approximation (the exact recurrence would start at 0).
+// Below this (1 - p)^n the binomial is summed by the normal approximation: the exact recurrence would start near
+// double precision's smallest normal, 2.2e-308 (https://en.wikipedia.org/wiki/Double-precision_floating-point_format).
 const EXACT_FLOOR = 1e-250;
 
 /** E[ceil(X / tile) x tile] for X ~ Binomial(n, p): the rows a group computes, padding included. */
