@@ -102,7 +102,10 @@ describe("torch._grouped_mm's per-group fallback", () => {
     const calls = w.groupedMm.fwdCalls * 2 + w.groupedMm.bwdCalls; // forward, recompute, backward
     const floor = calls * w.groupedMm.groups * GROUPED_MM_GROUP_SECONDS;
     expect(a100).toBeGreaterThan(floor);
-    const noFallback = { ...w, groupedMm: { fwdCalls: 0, bwdCalls: 0, groups: 0 } };
+    const noFallback = {
+      ...w,
+      groupedMm: { fwdCalls: 0, bwdCalls: 0, groups: 0, routeP: 0, epRanks: 1, width: 0 },
+    };
     expect(a100 - trainStep(noFallback, gpuRates(findGpu('a100-80gb-sxm'), t))).toBeGreaterThan(
       0.8 * floor,
     );

@@ -22,7 +22,7 @@ import { defaultTimeOptions } from '../../src/schema/time.js';
 // DeepSeek-V3 (N 2048, K 7168) expert shapes over 1-8 groups: 712-863 TFLOPS.
 const TORCHAO_B200_BF16_TFLOPS = [747, 816, 822, 854, 863, 757, 712, 753];
 
-const calls = { fwdCalls: 3, bwdCalls: 6, groups: 128 };
+const calls = { fwdCalls: 3, bwdCalls: 6, groups: 128, routeP: 8 / 128, epRanks: 1, width: 768 };
 
 describe("torch._grouped_mm's rate on datacenter Blackwell", () => {
   it('reads 0.377 of the spec over the shape factor, inside the benchmarks it comes from', () => {
@@ -83,6 +83,8 @@ describe("torch._grouped_mm's rate on datacenter Blackwell", () => {
     expect(phases(b200, w)).toBeGreaterThan(phases(b200, uncapped) * 1.1);
     const h100 = gpuRates(findGpu('h100-sxm'), t);
     expect(groupedExpertRate(w, h100, h100.gemm16)).toBe(h100.gemm16);
-    expect(phases(h100, w)).toBe(phases(h100, uncapped));
+    // On the H100 only the row tiles' padding (time/grouped-mm-tiles.ts) separates the two: no cap.
+    expect(phases(h100, w)).toBeGreaterThan(phases(h100, uncapped));
+    expect(phases(h100, w)).toBeLessThan(phases(h100, uncapped) * 1.05);
   });
 });

@@ -24,9 +24,22 @@ export interface GroupedMmWork {
   fwdCalls: number;
   bwdCalls: number;
   groups: number;
+  /** The chance a token routes to a given expert (top-k over experts): an expert's rows are Binomial(tokens, this). */
+  routeP: number;
+  /** Ranks whose tokens reach this rank's experts: expert parallelism's all-to-all brings the group's (1 without). */
+  epRanks: number;
+  /** The narrower output width of the forward calls on this rank (expert width or hidden): GroupMM.cu's N. */
+  width: number;
 }
 
-const NO_CALLS: GroupedMmWork = { fwdCalls: 0, bwdCalls: 0, groups: 0 };
+const NO_CALLS: GroupedMmWork = {
+  fwdCalls: 0,
+  bwdCalls: 0,
+  groups: 0,
+  routeP: 0,
+  epRanks: 1,
+  width: 0,
+};
 
 /**
  * An engine whose grouped experts are torch._grouped_mm calls (profile `torchGroupedMm`) makes two a MoE layer in
@@ -58,6 +71,9 @@ export function groupedMmWork(
     fwdCalls: layers * (calls + loraCalls),
     bwdCalls: layers * (calls + weightGrads + 2 * loraCalls),
     groups: m.experts / Math.max(1, o.ep ?? 1),
+    routeP: Math.min(1, m.topK / m.experts),
+    epRanks: Math.max(1, o.ep ?? 1),
+    width: Math.min(m.expertFfn / Math.max(1, o.tp), m.hidden),
   };
 }
 

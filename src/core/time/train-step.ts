@@ -20,6 +20,7 @@ import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import { GROUPED_MM_GROUP_SECONDS } from './grouped-mm-cost.js';
 import { groupedExpertRate } from './grouped-mm-rate.js';
+import { groupedTileSharesOf } from './grouped-mm-tiles.js';
 import { pagedMigrationSeconds } from './paged-migration.js';
 import { DOUBLE_FIELD } from '../double-field.js';
 import { ringLatencyAcrossNodes, type RingCollective } from './nccl-ring.js';
@@ -217,6 +218,23 @@ function dequantTimes(
 const expertRateOf = (w: TrainWork, r: GpuRates, base: number): number =>
   (w.expertFp32 ? r.gemm32 : groupedExpertRate(w, r, base)) * w.expertShape;
 
+/**
+ * The routed experts' GEMMs of one micro-batch, forward and backward, each at least the read of the experts' weights:
+ * at `expertRateOf`, the forward and the input gradient at the row-tile share, the weight gradient (the backward's
+ * FLOPs beyond the forward's, where the experts' weights train) at its K-tile share (grouped-mm-tiles.ts).
+ */
+function expertGemmSeconds(w: TrainWork, r: GpuRates, base: number): { f: number; b: number } {
+  const rate = expertRateOf(w, r, base);
+  const tiles = groupedTileSharesOf(w, r.cc);
+  const floor = w.expertWeightBytes / r.mem;
+  const b = w.expertBwdFlops;
+  const wg = b > 0 ? Math.max(0, b - w.expertFwdFlops) / b : 0;
+  return {
+    f: Math.max(w.expertFwdFlops / rate / tiles.rows, floor),
+    b: Math.max((b * ((1 - wg) / tiles.rows + wg / tiles.weightGrad)) / rate, floor),
+  };
+}
+
 /** ParamWrapper's ΔW (an einsum over the rank: low arithmetic intensity) and W + ΔW: FLOPs or bytes. */
 const deltaSeconds = (flops: number, bytes: number, base: number, mem: number): number =>
   Math.max(flops / base, bytes / mem);
@@ -226,9 +244,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const base = gemmRate(w, r);
   const gemm = base * w.shape;
   const attnRate = attentionRate(w, r);
-  const expertRate = expertRateOf(w, r, base);
-  const expertF = Math.max(w.expertFwdFlops / expertRate, w.expertWeightBytes / r.mem);
-  const expertB = Math.max(w.expertBwdFlops / expertRate, w.expertWeightBytes / r.mem);
+  const { f: expertF, b: expertB } = expertGemmSeconds(w, r, base);
   const deltaF = deltaSeconds(w.deltaFwdFlops, w.deltaFwdBytes, base, r.mem);
   const deltaB = deltaSeconds(w.deltaBwdFlops, w.deltaBwdBytes, base, r.mem);
   // FP8 training: the converted linears' matmuls at the 8-bit rate, plus their casts (time/float8.ts).

@@ -127,6 +127,13 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
     castFwdBytes: DOUBLE_FIELD,
     castBwdBytes: DOUBLE_FIELD,
   },
-  groupedMm: { fwdCalls: DOUBLE_FIELD, bwdCalls: DOUBLE_FIELD, groups: DOUBLE_FIELD },
+  groupedMm: {
+    fwdCalls: DOUBLE_FIELD,
+    bwdCalls: DOUBLE_FIELD,
+    groups: DOUBLE_FIELD,
+    routeP: DOUBLE_FIELD,
+    epRanks: DOUBLE_FIELD,
+    width: DOUBLE_FIELD,
+  },
   groupedMmBf16: false,
 });
