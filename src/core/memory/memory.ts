@@ -298,7 +298,11 @@ export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
  * - `checkpointing` is read by activationsOf, whose training-only parts are skipped, but for its host
  *   checkpoints ('offload' only: evalStage's host bytes), and by the vision tower (towerMode: 'frozen' for
  *   inference before it looks). So only whether it is 'offload' joins the key.
- * A generation of the trainers' Liger twins, and of their checkpointing choices but offload, is made once.
+ * - `attention` is read as whether it is 'eager' (inference.ts kvAndPrefill and largestTransient: eager attention's
+ *   scores; vision.ts forwardBytes), but for the saved activations (activations.ts attentionBytes, training only as
+ *   above): flash and SDPA generations are alike (as inference.ts attentionAlike has it for serving).
+ * A generation of the trainers' Liger twins, of their checkpointing choices but offload and of their flash and SDPA
+ * variants is made once.
  */
 function generationKey(po: EstimateOptions): string {
   return JSON.stringify({
@@ -312,6 +316,7 @@ function generationKey(po: EstimateOptions): string {
     offload: 0,
     liger: 0,
     checkpointing: po.checkpointing === 'offload',
+    attention: po.attention === 'eager',
   });
 }
 
