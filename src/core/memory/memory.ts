@@ -218,9 +218,10 @@ export function estimateMemory(
  * (JSON.stringify: plain data, an absent field reading as one set to undefined) less micro-batch and GPUs;
  * within one, by the fields withObjective sets on the policy's options (objective.ts rolloutBytes:
  * method, optimizer, weights, batch, gpus, zero, offload) and the context. The rollout's generation (method
- * 'inference') sets all seven, so its options are the scope's less the policy's own method, optimizer and weights
- * (its heads also compare zero and offload: vLLM's own copy is neither sharded nor offloaded): its heads are
- * kept by that shorter key, shared by scopes that differ only in those three (full and LoRA, the optimizers).
+ * 'inference') sets all seven, so its options are the scope's less the policy's own method, optimizer, weights,
+ * zero and offload (its heads compare zero and offload: vLLM's own copy is neither sharded nor offloaded) and
+ * less what an inference estimate does not read (generationKey): its heads are kept by that shorter key, shared
+ * by scopes that differ only in those (full and LoRA, the optimizers, ZeRO stages, Liger twins).
  */
 export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
   const scopes = new Map<string, ScopeHead[]>();
@@ -233,7 +234,7 @@ export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
     const own = memo;
     let gen: ScopeHead[] | null = null;
     const genHeads = (): ScopeHead[] => {
-      const k = JSON.stringify({ ...po, method: 0, optimizer: 0, weights: 0, batch: 0, gpus: 0 });
+      const k = generationKey(po);
       let g = generations.get(k);
       if (g === undefined) generations.set(k, (g = []));
       return g;
@@ -283,6 +284,40 @@ export function policyMemo(model: Arch): (o: EstimateOptions) => PolicyMemory {
       return e;
     };
   };
+}
+
+/**
+ * policyMemo's key for the heads of a rollout's generation (method 'inference') made from scope options `po`: `po`
+ * less the seven fields rolloutBytes sets (method, optimizer, weights, batch and GPUs; zero and offload, which the
+ * heads compare), less the fields an inference estimate never reads. Read in the code, for method 'inference':
+ * - `liger` is read by setupOf only, which swaps in Liger's profile (kernels/liger.ts withLiger:
+ *   eagerFp32RmsNorm, fusedSwiglu, loss.upcast) and sets Setup.fusedLinearLoss. Those are read by the saved and
+ *   backward activations and the loss (activations.ts normBytes, mlpBytes; training.ts lossHoldings,
+ *   compiledUpcastLoss), which evalStage reads for training stages only (trainingPhases; lossHoldings is asked
+ *   for no head without training), and by largestTransient's training branch: no inference figure moves.
+ * - `checkpointing` is read by activationsOf, whose training-only parts are skipped, but for its host
+ *   checkpoints ('offload' only: evalStage's host bytes), and by the vision tower (towerMode: 'frozen' for
+ *   inference before it looks). So only whether it is 'offload' joins the key.
+ * - `attention` is read as whether it is 'eager' (inference.ts kvAndPrefill and largestTransient: eager attention's
+ *   scores; vision.ts forwardBytes), but for the saved activations (activations.ts attentionBytes, training only as
+ *   above): flash and SDPA generations are alike (as inference.ts attentionAlike has it for serving).
+ * A generation of the trainers' Liger twins, of their checkpointing choices but offload and of their flash and SDPA
+ * variants is made once.
+ */
+function generationKey(po: EstimateOptions): string {
+  return JSON.stringify({
+    ...po,
+    method: 0,
+    optimizer: 0,
+    weights: 0,
+    batch: 0,
+    gpus: 0,
+    zero: 0,
+    offload: 0,
+    liger: 0,
+    checkpointing: po.checkpointing === 'offload',
+    attention: po.attention === 'eager',
+  });
 }
 
 /** policyMemo's estimates of one scope by the fields withObjective sets and the context, then by point. */
