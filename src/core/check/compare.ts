@@ -14,7 +14,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 358 rows, p90 0.376 (bbpeftx's Llama-3-8B QLoRA under PEFT on an RTX 4090, +37.6%).
+ * - training: 358 rows, p90 0.379 (fms-acceleration's Mixtral-8x7B full fine-tune over FSDP on eight A100, +37.9%).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
  * - serving: 608 rows, p90 0.586 (GPUStack's GLM-4.5-Air bf16 over TP 4 on four A100 under vLLM v0.11.0, a ShareGPT
