@@ -410,8 +410,10 @@ export interface TimeOptions {
   /**
    * The run checkpointed each layer with torch's reentrant checkpoint at the model's call site (transformers'
    * `gradient_checkpointing_enable` without kwargs: `use_reentrant: True`, modeling_utils.py in the 4.45.2 and 4.48.1
-   * wheels). Under FSDP1 with a per-expert loop each unit's backward gather then runs in series (time/
-   * fsdp-unshard-order.ts `backwardGathersInSeries`). vramplan's launcher writes non-reentrant checkpointing
+   * wheels). torch's FSDP then gathers each unit a third time a micro-batch, for the recompute (time/
+   * fsdp-unshard-order.ts `recomputeRegathers`; non-reentrant checkpointing recomputes on backward's gather), and under
+   * FSDP1 with a per-expert loop each unit's backward gather runs in series (`backwardGathersInSeries`). Absent: the
+   * engine profile's `reentrantCheckpoint`. vramplan's launcher writes non-reentrant checkpointing
    * (engines/hf/trainer.ts); no flag sets it; `validate --throughput` does for rows whose build ran it (their
    * `checkpoint_reentrant`).
    */

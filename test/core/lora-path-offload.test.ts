@@ -91,8 +91,11 @@ describe('parameter offload by pass and direction', () => {
   const off = (flags: Record<string, string | number | boolean>) =>
     optionsFromFlags({ zero: 3, offload: 'optimizer+params', batch: 1, seq: 2048, ...flags });
 
-  it('an fp32 master copy crosses PCIe as fp32, once per pass (3 with full recompute)', () => {
-    const w = trainWork(m, off({ method: 'full', weights: 'fp32', checkpointing: 'full' }), t);
+  it('an fp32 master copy crosses PCIe as fp32, once per pass (3 with a reentrant full recompute)', () => {
+    const w = trainWork(m, off({ method: 'full', weights: 'fp32', checkpointing: 'full' }), {
+      ...t,
+      reentrantCheckpoint: true,
+    });
     expect(w.offloadPasses).toBe(3);
     expect(w.offloadParamPassBytes).toBe(m.total * 4);
     // Gradients back in the shard's dtype (fp32), once per backward.

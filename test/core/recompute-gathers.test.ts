@@ -4,8 +4,9 @@
  * set_activation_checkpointing, then shard_model; torchtitan@b5bcd76 models/llama3/parallelize.py: AC, then
  * apply_fsdp_to_decoder), so the recompute runs inside the unit on the parameters its pre-backward unshard gathered
  * (and copied from the host under CPU offload): two gathers and two host copies a micro-batch. HF's Trainer checkpoints
- * at the layer's call site, outside the unit, and DeepSpeed's hooks fetch on every forward: the recompute gathers
- * a third time there.
+ * at the layer's call site, outside the unit: non-reentrant, the recompute runs on backward's gather (FSDP's
+ * pre-forward returns at once in BACKWARD_PRE); reentrant, it gathers a third time. DeepSpeed's hooks fetch on every
+ * forward: the recompute gathers a third time there.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +29,7 @@ function work(
   offload: 'optimizer' | 'optimizer+params' | 'none' = 'none',
   model = 'llama-3.1-8b',
   gpus = 8,
+  extra: Partial<TimeOptions> = {},
 ) {
   const o = optionsFromFlags({
     framework,
@@ -40,7 +42,7 @@ function work(
     checkpointing,
     attention: 'flash',
   });
-  const t: TimeOptions = { ...defaultTimeOptions(gpus), gradAccum: 4, gpusPerNode: 8 };
+  const t: TimeOptions = { ...defaultTimeOptions(gpus), gradAccum: 4, gpusPerNode: 8, ...extra };
   return { w: trainWork(modelFacts(resolveModel(model)), o, t), t };
 }
 
@@ -63,14 +65,22 @@ describe('full recompute and the sharded unit', () => {
     }
   });
 
-  it("gathers a third time for HF's call-site checkpointing under FSDP", () => {
+  it("gathers a third time for HF's call-site checkpointing under FSDP only when it is reentrant", () => {
     const full = work('hf-fsdp', 'full').w;
-    expect(full.gatherBytes).toBeCloseTo(3 * full.gatherPassBytes, 0);
+    expect(full.gatherBytes).toBeCloseTo(2 * full.gatherPassBytes, 0);
+    const reentrant = work('hf-fsdp', 'full', 'none', 'llama-3.1-8b', 8, {
+      reentrantCheckpoint: true,
+    }).w;
+    expect(reentrant.gatherBytes).toBeCloseTo(3 * reentrant.gatherPassBytes, 0);
+    const offloaded = work('hf-fsdp', 'full', 'optimizer+params', 'llama-3.1-8b', 8, {
+      reentrantCheckpoint: true,
+    });
+    expect(offloaded.w.offloadPasses).toBe(3);
   });
 
-  it('copies offloaded parameters to the device twice on torchtune, three times on HF FSDP', () => {
+  it('copies offloaded parameters to the device twice on torchtune and non-reentrant HF FSDP', () => {
     expect(work('torchtune', 'full', 'optimizer+params').w.offloadPasses).toBe(2);
-    expect(work('hf-fsdp', 'full', 'optimizer+params').w.offloadPasses).toBe(3);
+    expect(work('hf-fsdp', 'full', 'optimizer+params').w.offloadPasses).toBe(2);
   });
 
   it('a third gather of the recompute never shortens the step (properties)', () => {

@@ -103,12 +103,12 @@ describe("ZeRO-3's backward reuse of the recompute's gathers", () => {
     expect(backwardRegatherShare(llama7b, full('deepspeed', 'full'), 0)).toBe(1);
   });
 
-  it('DeepSpeed under full recompute moves two passes and the share; FSDP three; without recompute both two', () => {
+  it('DeepSpeed under full recompute moves two passes and the share; reentrant FSDP three; without recompute both two', () => {
     const t = defaultTimeOptions(2);
     const ds = trainWork(llama7b, full('deepspeed', 'full'), t);
     const share = backwardRegatherShare(llama7b, full('deepspeed', 'full'), REUSE);
     expect(ds.gatherBytes / ds.gatherPassBytes).toBeCloseTo(2 + share, 9);
-    const fsdp = trainWork(llama7b, full('hf', 'full'), t);
+    const fsdp = trainWork(llama7b, full('hf', 'full'), { ...t, reentrantCheckpoint: true });
     expect(fsdp.gatherBytes / fsdp.gatherPassBytes).toBeCloseTo(3, 9);
     for (const f of ['deepspeed', 'hf'] as const) {
       const w = trainWork(llama7b, full(f, 'none'), t);

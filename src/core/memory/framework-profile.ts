@@ -243,12 +243,11 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   cpAllToAll?: true;
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
-  /**
-   * Time: the engine's FSDP for these options is FSDP2 (torch's `fully_shard`), whose copies on the compute stream
-   * time/fsdp2-copies.ts prices. Absent: never (FlatParameter FSDP1, DeepSpeed's ZeRO, or no FSDP).
-   */
+  /** Time: the engine's FSDP for these options is FSDP2 (torch's `fully_shard`), whose copies on the compute stream
+   * time/fsdp2-copies.ts prices. Absent: never (FlatParameter FSDP1, DeepSpeed's ZeRO, or no FSDP). */
   fsdp2?: (o: EstimateOptions) => boolean;
   recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)
+  reentrantCheckpoint?: true; // its own layer checkpoint is reentrant: FSDP gathers for the recompute (time/fsdp-unshard-order.ts)
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**

@@ -59,3 +59,25 @@ export function backwardGathersInSeries(
   const fw = FRAMEWORKS[o.framework];
   return fw.zeroHooks === undefined && fw.recomputeInUnit !== true;
 }
+
+/**
+ * Whether torch's FSDP gathers each unit a third time a micro-batch for the recompute of a checkpoint at the unit's
+ * call site (FSDP1 and FSDP2 alike; time/offload-work.ts recomputeGatherPasses). Forward gathers a unit in its
+ * pre-forward and frees it after (FULL_SHARD / reshard_after_forward); backward's pre-backward hook, registered on the
+ * forward's outputs, gathers it again and sets the unit's handle to BACKWARD_PRE (FSDP2: the state to PRE_BACKWARD).
+ * - Non-reentrant checkpointing (torch/utils/checkpoint.py `_checkpoint_without_reentrant_generator`): the forward
+ *   runs under grad, so the hooks are registered, and the recompute starts inside backward when autograd unpacks a
+ *   saved tensor of the layer's last op, after the output's hook ran; FSDP1's `_pre_forward` and `_post_forward`
+ *   return at once in BACKWARD_PRE ("For `fully_shard` + `checkpoint`, skip pre-forward logic in the recomputed
+ *   forward", torch/distributed/fsdp/_runtime_utils.py, torch 2.4.1 and 2.11.0) and FSDP2's in PRE_BACKWARD
+ *   (torch/distributed/_composable/fsdp/_fsdp_state.py in 2.4.1, torch/distributed/fsdp/_fully_shard/_fsdp_state.py in
+ *   2.11.0): the recompute runs on backward's gather. Two gathers a micro-batch, as without checkpointing.
+ * - Reentrant (TimeOptions.reentrantCheckpoint, or the engine's own checkpoint: FrameworkProfile.reentrantCheckpoint):
+ *   the forward runs under no_grad, so `_register_pre_backward_hooks` (FSDP2: `_register_pre_backward_hook`) returns
+ *   before registering anything, the recompute's pre-forward finds the unit idle and gathers it, its post-forward frees
+ *   it and registers the hook, which gathers it a third time (backwardGathersInSeries above).
+ * Wrapping inside the unit (recomputeInUnit) never re-enters FSDP's hooks. DeepSpeed's hooks are zero-collectives.ts's.
+ */
+export function recomputeRegathers(o: EstimateOptions, t: TimeOptions): boolean {
+  return t.reentrantCheckpoint ?? FRAMEWORKS[o.framework].reentrantCheckpoint === true;
+}

@@ -4,6 +4,7 @@ import { floatParamBytes, trainableElementBytes } from '../memory/trainable-widt
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
+import { recomputeRegathers } from './fsdp-unshard-order.js';
 import { backwardRegatherShare } from './zero-collectives.js';
 import type { WorkLayout } from './train-work-types.js';
 
@@ -61,9 +62,11 @@ export function offloadWork(
 
 /**
  * The passes over the sharded parameters that full recompute adds to a micro-batch's forward and backward: none where
- * the checkpoint wrapper sits inside the sharded unit (the profile's recomputeInUnit), the share ZeRO-3's reuse distance
- * released (zero-collectives.ts backwardRegatherShare), else one whole pass. Gathers (train-comm-work.ts) and offload
- * copies (above) alike.
+ * the checkpoint wrapper sits inside the sharded unit (the profile's recomputeInUnit); under torch's FSDP (no
+ * zeroHooks) one whole pass only where the checkpoint re-enters the unit's call under grad (fsdp-unshard-order.ts
+ * recomputeRegathers), none under non-reentrant checkpointing; the share ZeRO-3's reuse distance released
+ * (zero-collectives.ts backwardRegatherShare); else one whole pass. Gathers (train-comm-work.ts) and offload copies
+ * (above) alike.
  */
 export function recomputeGatherPasses(
   m: ModelFacts,
@@ -74,11 +77,12 @@ export function recomputeGatherPasses(
   const fw = FRAMEWORKS[o.framework];
   if (fw.recomputeInUnit === true || w.recompute === 0) return 0;
   const hooks = fw.zeroHooks;
-  const reuse = hooks?.maxReuseDistance;
+  if (hooks === undefined) return recomputeRegathers(o, t) ? w.recompute : 0;
+  const reuse = hooks.maxReuseDistance;
   if (reuse === undefined) return w.recompute;
   // A per-expert loop's experts are hooked one by one unless the engine's DeepSpeed makes the MoE block a leaf
   // module (zero-hooks.ts zeroHookCounts reads the same).
-  const leaf = t.zeroMoeHooked !== true && (hooks?.leafMoe?.includes(m.modelType) ?? false);
+  const leaf = t.zeroMoeHooked !== true && (hooks.leafMoe?.includes(m.modelType) ?? false);
   return backwardRegatherShare(m, o, reuse, w.moeLoop && !leaf);
 }
 

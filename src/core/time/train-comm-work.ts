@@ -6,7 +6,8 @@ import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
 import { weightBytes, type ModelFacts } from './model-facts.js';
 import { offloadWork, recomputeGatherPasses, type OffloadSizes } from './offload-work.js';
-import { shardedWire } from './train-expert-parallel.js';
+import { shardedUnsharded, shardedWire } from './train-expert-parallel.js';
+import { gradDivideBytes } from './fsdp-grad-divide.js';
 import { fsdp2Copies } from './fsdp2-copies.js';
 import type { WorkLayout } from './train-work-types.js';
 
@@ -25,9 +26,10 @@ export function commWork(
   // gradient dtype, the compute dtype, or a fixed reduce dtype.
   const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more for the recompute
-  // of full activation checkpointing where the checkpointed call re-enters the unit reshard_after_forward freed (HF's
-  // call-site checkpointing); none where the checkpoint wrapper sits inside the unit and the recompute runs on the
-  // backward's gather (the profile's recomputeInUnit: torchtune, torchtitan), every micro-batch
+  // of full activation checkpointing where a reentrant checkpoint at the call site re-enters the unit
+  // reshard_after_forward freed (fsdp-unshard-order.ts recomputeRegathers); none under non-reentrant checkpointing or
+  // where the checkpoint wrapper sits inside the unit, the recompute running on the backward's gather (the profile's
+  // recomputeInUnit: torchtune, torchtitan), every micro-batch
   // (https://pytorch.org/docs/stable/fsdp.html, FULL_SHARD). ZeRO-3's hooks keep the recompute's parameters for the
   // backward where the trace reuses them within the engine's maxReuseDistance (zero-collectives.ts
   // backwardRegatherShare; calibration/measured/zero3-collectives-cpu.json).
@@ -53,6 +55,13 @@ export function commWork(
     fsdpCopyPassBytes: copies.passBytes,
     fsdpCopyGatherBytes: copies.gatherBytes,
     fsdpCopyReduceBytes: copies.reduceBytes,
+    gradDivideBytes: gradDivideBytes(
+      o,
+      t,
+      shardedUnsharded(m, o, w, trainable) * gradDtype,
+      zeroRanks,
+      gradDtype === 2 && o.compute === 'fp16',
+    ),
     gatherBytes: gathersPerMicro * pass,
     gatherPassBytes: pass,
     gradReduceBytes:

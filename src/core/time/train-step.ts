@@ -399,7 +399,8 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // tuner prices a 4-8 KB ring all-reduce at 25.9-26.5 µs, NVIDIA/nccl#1453) sits in series with backward besides its
   // bytes.
   const reduceLatency = w.serialComm ? w.zeroReduces * latency : 0;
-  const gradT = w.gradReduceBytes / dpLink + reduceLatency;
+  // torch FSDP's division passes run on the stream the reduce-scatter waits on, in series with it (fsdp-grad-divide.ts).
+  const gradT = w.gradReduceBytes / dpLink + reduceLatency + w.gradDivideBytes / r.mem;
   const perMicroComm = gatherT + (w.gradReducePerMicro ? gradT : 0);
   // A forward whose gathers wait for the unit before them (TrainWork.fwdGatherSerial, fsdp-unshard-order.ts
   // forwardGathersInSeries): that pass's gathers add to the step, and its compute hides none of the other passes'

@@ -58,6 +58,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fsdpCopyPassBytes: DOUBLE_FIELD,
   fsdpCopyGatherBytes: DOUBLE_FIELD,
   fsdpCopyReduceBytes: DOUBLE_FIELD,
+  gradDivideBytes: DOUBLE_FIELD,
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
   lastBucketEmbedBytes: DOUBLE_FIELD,

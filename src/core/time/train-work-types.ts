@@ -100,6 +100,8 @@ export interface TrainWork {
   fsdpCopyGatherBytes: number;
   /** FSDP2's reduce-scatter copy-in of a micro-batch's gradients, HBM bytes on the compute stream. */
   fsdpCopyReduceBytes: number;
+  /** torch FSDP's gradient division passes of a micro-batch, HBM bytes on the reduce's stream (fsdp-grad-divide.ts). */
+  gradDivideBytes: number;
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
   /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */

@@ -560,6 +560,7 @@ export function trainWork(
     fsdpCopyPassBytes: nw.fsdpCopyPassBytes,
     fsdpCopyGatherBytes: nw.fsdpCopyGatherBytes,
     fsdpCopyReduceBytes: nw.fsdpCopyReduceBytes,
+    gradDivideBytes: nw.gradDivideBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
     lastBucketEmbedBytes: nw.lastBucketEmbedBytes,

@@ -108,6 +108,10 @@ export const UNSLOTH_MEMORY: FrameworkProfile = {
   // Its sharded layouts wrap with torch's fully_shard (unsloth 2026.10.9 wheel models/fsdp2_native.py:1556): FSDP2's
   // copies on the compute stream (time/fsdp2-copies.ts; none at --zero 0, DDP).
   fsdp2: () => true,
+  // Its layer checkpoint is an autograd.Function applied at the layer's call site that runs the layer under no_grad and
+  // again under enable_grad in backward (Unsloth_Offloaded_Gradient_Checkpointer, unslothai/unsloth-zoo@ce232d6c
+  // unsloth_zoo/gradient_checkpointing.py): reentrant, so FSDP2 gathers each unit for the recompute too.
+  reentrantCheckpoint: true,
   // Native FSDP2 shards in Trainer.__init__ a model every rank loaded whole onto its GPU; per-rank chunked loading
   // is opt-in (UNSLOTH_FSDP2_SHARDED_LOAD=1, 16-bit checkpoints only): unsloth 2026.10.9 wheel
   // models/fsdp2_load.py:4-26.
