@@ -89,7 +89,7 @@ describe('MoE dispatch by engine', () => {
     expect(step('qwen3-30b-a3b', o).moe!.adapterDeltaSeconds).toBe(0);
   });
 
-  it('the loop term scales with the expert count; grouped it does not', () => {
+  it('the loop term scales with the expert count; grouped only by its per-expert tile padding', () => {
     const arch = resolveModel('qwen3-30b-a3b');
     const base = modelFacts(arch);
     const r = gpuRates(gpu, t);
@@ -108,7 +108,10 @@ describe('MoE dispatch by engine', () => {
     expect(d128).toBeLessThan(2.3 * d64);
     const grouped = (experts: number) =>
       trainStep(trainWork({ ...base, experts }, o, t, 'grouped', false), r);
-    expect(grouped(128)).toBeCloseTo(grouped(64), 2);
+    // torch._grouped_mm rounds each expert's rows up to whole tiles (time/grouped-mm-tiles.ts): more experts at the
+    // same routed rows pad a little more, far from the loop's doubling.
+    expect(grouped(128)).toBeGreaterThanOrEqual(grouped(64));
+    expect(grouped(128) / grouped(64)).toBeLessThan(1.03);
   });
 
   it('dense models and inference are untouched by the dispatch', () => {

@@ -15,10 +15,13 @@ import { flagsLaunchInput } from '../../scripts/check-launch-libs/folders.js';
 
 const RENT = 'scenarios/70b-qlora-rent-cheapest.yaml';
 
-describe('the shipped rent-cheapest 70B QLoRA plan launches on its rented offer', () => {
+describe("the shipped rent-cheapest 70B QLoRA scenario's best spot plan launches on its rented offer", () => {
   const input = planInputOf(RENT, loadScenario(RENT));
-  const best = plan(input).plans[0]!;
-  const x = launchInputOfPlan(best, input.arch, input.arch.hfId ?? input.arch.id);
+  // The best spot plan: a faster plan within 1% of its cost ranks above it (near ties on cost go to the second key, time).
+  const x = plan(input)
+    .plans.slice(0, 10)
+    .map((p) => launchInputOfPlan(p, input.arch, input.arch.hfId ?? input.arch.id))
+    .find((l) => l.offer?.kind === 'spot')!;
   const bundle = buildLaunch(x);
   const file = (path: string) => bundle.files.find((f) => f.path === path)?.content;
 
