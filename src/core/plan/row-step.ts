@@ -4,9 +4,10 @@
  * in core/time read only those; objectiveStep's phases go to a scratch the search does not read), and whether they
  * spill follows from the row's memory and the GPU's bytes. Options that share a rates object have the same GPU
  * (context.ts ratesOf: the offers of one GPU type at one node size and power level), so the same bytes: the row's
- * step on one of them is its step on all of them. A rented search lists many offers of each GPU type (the rent
- * scenarios: 45 options on 18 rates objects, 6 on 3), so most of its steps are read, not timed; every hours figure
- * is computed from the same step as before, so the output is the same.
+ * step on one of them is its step on all of them. A rented search lists several offers of a GPU type
+ * (scenarios/70b-qlora-rent-cheapest.yaml: 45 options on 18 rates objects; scenarios/grpo-qwen2.5-7b.yaml: 6 on 3),
+ * so most of its steps are read, not timed; every hours figure is computed from the same step as before, so the
+ * output is the same.
  */
 import { onCapacity } from '../memory/surface.js';
 import { objectiveStep, type ObjectiveWork } from '../time/objective.js';
