@@ -262,6 +262,13 @@ export interface HwTable {
   boardW: Float64Array;
   /** Rates of each GPU option at each power level (index h * MAX_LEVELS + l): computed once. */
   rates: GpuRates[];
+  /**
+   * Per GPU option and level (h * MAX_LEVELS + l): the index of its rates object among the distinct ones (ratesOf:
+   * the offers of one GPU type at one node size and level share one), -1 for an unused slot.
+   */
+  rateIds: Int32Array;
+  /** How many distinct rates objects `rates` holds; fewer than the slots used where options share them. */
+  distinctRates: number;
 }
 
 export function hwTableOf(ctx: Ctx): HwTable {
@@ -285,6 +292,8 @@ export function hwTableOf(ctx: Ctx): HwTable {
     gpuBytes: new Float64Array(H),
     boardW: new Float64Array(H),
     rates: new Array<GpuRates>(H * MAX_LEVELS),
+    rateIds: new Int32Array(H * MAX_LEVELS).fill(-1),
+    distinctRates: 0,
   };
   const made: Parameters<typeof ratesOf>[0] = [];
   for (let h = 0; h < H; h++) {
@@ -305,8 +314,12 @@ export function hwTableOf(ctx: Ctx): HwTable {
     t.capBytes[h] = g.memoryMiB * MiB * (1 - s.limits.memoryMargin);
     t.gpuBytes[h] = g.memoryMiB * MiB;
     t.boardW[h] = boardWatts(g);
-    ctx.levels[h]!.forEach((lv, l) => (t.rates[h * MAX_LEVELS + l] = ratesOf(made, ctx, h, lv)));
+    ctx.levels[h]!.forEach((lv, l) => {
+      const rates = (t.rates[h * MAX_LEVELS + l] = ratesOf(made, ctx, h, lv));
+      t.rateIds[h * MAX_LEVELS + l] = made.findIndex((m) => m.rates === rates);
+    });
   }
+  t.distinctRates = made.length;
   return t;
 }
 

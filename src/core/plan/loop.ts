@@ -6,12 +6,12 @@ import { onCapacity } from '../memory/surface.js';
 import { mxfp4UpcastBytes } from './mxfp4-upcast-fit.js';
 import { poolStartShort } from '../memory/inference.js';
 import { ENGINE_PROFILES, FRAMEWORKS } from '../engines/store.js';
-import { objectiveStep, type ObjectiveWork } from '../time/objective.js';
+import type { ObjectiveWork } from '../time/objective.js';
 import { isPreferenceOrRl } from '../../schema/estimate.js';
-import { trainStep, type GpuRates, type TrainWork } from '../time/index.js';
+import type { GpuRates, TrainWork } from '../time/index.js';
 import type { CountFreeWork } from '../time/train-work.js';
 import { freesOf, rowWork } from './row-work.js';
-import { pagedSpills } from '../time/paged-migration.js';
+import { rowStep, stepsFor } from './row-step.js';
 import { withExpertGroup } from './expert-parallel.js';
 import { searchedMinCapability } from './candidates.js';
 import { FLOAT8_MIN_CC } from '../kernels/float8.js';
@@ -117,6 +117,8 @@ interface RowTiming {
   rentedOverhead: number;
   /** Trainable parameters: a spot run saves their training state periodically (cost.ts spotSaveHours). */
   trainable: number;
+  /** Training and preference / RL rows: the step by rates object, where options share them (row-step.ts). */
+  steps: Float64Array | null;
 }
 
 function rowFactsOf(ctx: Ctx, r: number): RowFacts {
@@ -228,6 +230,7 @@ function rowTimingOf(L: Loop, r: number, f: RowFacts): RowTiming {
     ownedOverhead: overheadHours(lim.ckptBytes, saved, false),
     rentedOverhead: overheadHours(lim.ckptBytes, saved, true),
     trainable: lim.training ? trainableOf(ctx, r, f, options, L.trainables) : 0,
+    steps: lim.training ? stepsFor(L.t.distinctRates, L.usedRates) : null,
   });
 }
 
@@ -311,6 +314,8 @@ export interface Loop {
   pairOf: number;
   /** The times of the rows of the Liger pairs being searched, each worked out once (twin-times.ts). */
   times: TwinTimes;
+  /** GPU option and level slots the search uses (rows' steps are kept by rates object where fewer: row-step.ts). */
+  usedRates: number;
 }
 
 /** A deferred row's memory (MemTable.deferred), written now into the table and its facts. */
@@ -381,27 +386,25 @@ function startShort(L: Loop, f: RowFacts, r: number, gpu: number): number {
 }
 
 /**
- * Hours and tokens/s of a row on one GPU option of `gpuBytes` per card at one power level (scratch: no
- * allocation). Paged optimizer states that do not all fit on the card migrate every step (paged-migration.ts).
+ * Hours and tokens/s of a row on GPU option `h` of `t` at power level `l` (scratch: no allocation); a training
+ * row's step is kept by rates object (row-step.ts).
  */
 function timeAt(
   ctx: Ctx,
   lim: Limits,
   f: RowFacts,
   ft: RowTiming,
-  rate: GpuRates,
-  rented: boolean,
+  t: HwTable,
+  h: number,
+  l: number,
   out: Timing,
-  gpuBytes: number,
   run: ServingMemo | null,
-  spot = false,
 ): void {
+  const rate = t.rates[h * MAX_LEVELS + l]!;
+  const rented = t.isRent[h] === 1;
+  const spot = t.isSpot[h] === 1;
   if (ft.work || ft.objective) {
-    const w = ft.objective ? ft.objective.policy.train : ft.work!;
-    const spilled = pagedSpills(w, onCapacity(f.device, f.share, f.floor, gpuBytes), gpuBytes);
-    const step = ft.objective
-      ? objectiveStep(ctx.facts, ft.objective, PLAN_DECODE_TIME, rate, OBJECTIVE_SCRATCH, spilled)
-      : trainStep(ft.work!, rate, undefined, undefined, spilled);
+    const step = rowStep(ctx.facts, f, ft, rate, t.rateIds[h * MAX_LEVELS + l]!, t.gpuBytes[h]!);
     const perStep = ft.objective ? ft.objective.tokensPerStep : ft.work!.tokensPerStep;
     const hours = ((lim.totalTokens / perStep) * step) / 3600;
     out.tps = lim.totalTokens / (hours * 3600);
@@ -420,9 +423,6 @@ interface Timing {
   hours: number;
   tps: number;
 }
-
-/** objectiveStep's phases (scratch: the search reads only the step). */
-const OBJECTIVE_SCRATCH = { rollout: 0, referenceLogprobs: 0, policyTraining: 0, weightSync: 0 };
 
 /**
  * How far an inference plan misses the scenario's service level, as a fraction over its worst target (0 when
@@ -544,11 +544,9 @@ function slowerThanTwin(L: Loop, r: number, h: number, l: number, hours: number)
   const p = L.twinRow;
   if (p < r && L.pairOf === p) return L.pairHours[h * MAX_LEVELS + l]! * (1 + NEAR_TIE) < hours;
   const tw = L.twinFacts.get(p)!;
-  const rate = t.rates[h * MAX_LEVELS + l]!;
-  const spot = t.isSpot[h] === 1;
   if (!L.times.read(p, h, l, L.twinTm)) {
     const ft = rowTimingOf(L, p, tw);
-    timeAt(ctx, lim, tw, ft, rate, t.isRent[h] === 1, L.twinTm, t.gpuBytes[h]!, null, spot);
+    timeAt(ctx, lim, tw, ft, t, h, l, L.twinTm, null);
     L.times.write(p, h, l, L.twinTm);
   }
   return L.twinTm.hours * (1 + NEAR_TIE) < hours;
@@ -569,11 +567,10 @@ function evalLevels(L: Loop, f: RowFacts, r: number, h: number): void {
     : null;
   for (let l = 0; l < lv.length; l++) {
     st.seq++;
-    const rate = t.rates[h * MAX_LEVELS + l]!;
     // A pair's row timed as slowerThanTwin times it (no serving run): the time kept from its twin's turn, if any.
     const kept = run === null && L.twinRow >= 0;
     if (!kept || !L.times.read(r, h, l, tm)) {
-      timeAt(ctx, lim, f, ft, rate, rented, tm, t.gpuBytes[h]!, run, t.isSpot[h] === 1);
+      timeAt(ctx, lim, f, ft, t, h, l, tm, run);
       if (kept) L.times.write(r, h, l, tm);
     }
     const hours = tm.hours;
@@ -667,6 +664,7 @@ export function runLoop(ctx: Ctx, fastestKnown: number, keep: number): LoopState
     pairHours: new Float64Array(t.H * MAX_LEVELS),
     pairOf: -1,
     times: new TwinTimes(t.H),
+    usedRates: t.nLevels.reduce((a, n) => a + n, 0),
   };
   const { onProgress, pause } = ctx.input;
   const rows = ctx.rows;
