@@ -40,9 +40,10 @@ function tileFamily(
 
 /**
  * The family's listing where the step runs the default tiles: the Triton fused_moe runs the experts at the call's
- * `tokens` (the step's routed batch) and no tuned file matches the layer's local shape on the card in the run's release; undefined where any of that is not so or not
- * known, off NVIDIA, under DP attention (its gathered tokens' shapes are not read), under expert parallelism where
- * the family's lookup is not read per rank, or where the run added a tuned file (TimeOptions.moeTunedConfig).
+ * `tokens` (the step's routed batch) and no tuned file matches the layer's local shape on the card in the run's
+ * release; undefined where any of that is not so or not known, off NVIDIA, under DP attention (its gathered tokens'
+ * shapes are not read), under expert parallelism where the family's lookup is not read per rank, or where the run
+ * added a tuned file (TimeOptions.moeTunedConfig).
  */
 function untunedFamily(
   m: ModelFacts,
