@@ -14,7 +14,9 @@ import { loadThroughputCases } from '../../src/io/load-calibration.js';
 import type { ThroughputCase } from '../../src/schema/calibration.js';
 
 const TILES = VLLM_FUSED_MOE_DEFAULT_TILES.blockFp8!;
-const triton = (version: string | undefined, cc: number) => TILES.triton!(version, cc);
+// A call of 256 tokens unless a test names another (vLLM 0.11.0's DeepGEMM takes 128 tokens or more).
+const triton = (version: string | undefined, cc: number, tokens = 256) =>
+  TILES.triton!(version, cc, tokens);
 
 const row = (id: string) => {
   const c = loadThroughputCases('throughput.json').find((x) => x.id === id);
@@ -27,6 +29,9 @@ const VLLM19455_DEFAULT = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-
 const VLLM19455_TUNED = 'vllm19455-qwen3-30b-a3b-fp8-b200-sharegpt-n2000-c200-tuned';
 // lukaLLM/vLLM_vs_SGLang_benchmarks: Qwen3-Coder-30B-A3B-Instruct-FP8 (E=128, N=768) on one L40S, vLLM v0.10.2.
 const LUKALLM_VLLM_ROW = 'lukallm-qwen3coder30b-fp8-l40s-vllm-sharegpt-burst1000';
+// GPUStack Performance Lab: Qwen3-235B-A22B-Instruct-2507-FP8 over TP 4 on H100 (E=128, N=384, no H100 block-FP8 file
+// in the 0.11.0 wheel), vLLM v0.11.0, 500 prompts of 2K.
+const GPSLAB_Q235_FP8_H100_ROW = 'gpslab-qwen3-235b-fp8-4xh100-vllm-burst500-i2k';
 
 /** The row's decode step at `batch` in flight. */
 const tpot = (c: ThroughputCase, batch: number) => {
@@ -68,11 +73,26 @@ describe("vLLM's block-FP8 fused_moe config files by release", () => {
     expect(triton('0.10.0', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
     expect(triton('0.10.0', 9)).toBe(true); // VLLM_USE_DEEP_GEMM defaults to 0
     expect(triton('0.11.0', 9)).toBeUndefined(); // DeepGEMM on by default, where installed
+    expect(triton('0.11.0', 9, 96)).toBe(true); // below DeepGEMM's 128-token alignment: Triton
+    expect(triton('0.11.0', 10, 96)).toBeUndefined(); // SM100: E8M0 scales send every call to DeepGEMM
     expect(triton('0.11.0', 8.9)).toBe(true); // Ada: no DeepGEMM
     expect(triton('0.11.0', 8)).toBe(false); // Marlin below 8.9
     expect(triton('0.10.2', 10)).toBe(false); // CutlassBlockScaledGroupedGemm on SM100
     expect(triton('0.10.2', 9)).toBe(true); // VLLM_USE_DEEP_GEMM still defaults to 0
     expect(triton('0.10.2', 8.9)).toBe(true);
+  });
+});
+
+describe("vLLM 0.11.0's DeepGEMM guard on Hopper", () => {
+  it('runs a call below 128 tokens on Triton, and leaves 128 or more to DeepGEMM where installed', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20000 }), (tokens) => {
+        expect(triton('0.11.0', 9, tokens)).toBe(tokens < 128 ? true : undefined);
+        // Releases before 0.11.0 keep DeepGEMM off by default: Triton at every size on Hopper and Ada.
+        expect(triton('0.10.2', 9, tokens)).toBe(true);
+        expect(triton('0.11.0', 8.9, tokens)).toBe(true);
+      }),
+    );
   });
 });
 
@@ -120,6 +140,15 @@ describe("a vLLM run's block-FP8 experts on the default tiles", () => {
     expect(tpot(c, 140)).toBeGreaterThan(tpot({ ...c, engine_version: undefined }, 140) * 1.02);
     expect(tpot(c, 32)).toBe(tpot({ ...c, engine_version: undefined }, 32));
   });
+
+  it("slows a v0.11.0 Hopper step below DeepGEMM's 128 tokens on an untuned shape, and not one of 128 or more", () => {
+    const c = row(GPSLAB_Q235_FP8_H100_ROW);
+    expect(c.engine_version).toBe('0.11.0');
+    expect(TILES.tuned('0.11.0', 128, 384, 'h100-sxm')).toBe(false);
+    const unknown = { ...c, engine_version: undefined };
+    expect(tpot(c, 96)).toBeGreaterThan(tpot(unknown, 96) * 1.02);
+    expect(tpot(c, 256)).toBe(tpot(unknown, 256));
+  });
 });
 
 describe("vLLM's profile", () => {
@@ -132,5 +161,6 @@ describe("vLLM's profile", () => {
   it('knows no file or kernel without a release', () => {
     expect(TILES.tuned(undefined, 128, 768, 'b200')).toBeUndefined();
     expect(triton(undefined, 9)).toBeUndefined();
+    expect(triton(undefined, 9, 96)).toBeUndefined();
   });
 });

@@ -39,26 +39,27 @@ function tileFamily(
 }
 
 /**
- * The family's listing where the step runs the default tiles: the Triton fused_moe runs the experts and no tuned file
- * matches the layer's local shape on the card in the run's release; undefined where any of that is not so or not
- * known, off NVIDIA, under DP attention (its gathered tokens' shapes are not read), under expert parallelism where
- * the family's lookup is not read per rank, or where the run added a tuned file (TimeOptions.moeTunedConfig).
+ * The family's listing where the step runs the default tiles: the Triton fused_moe runs the experts at the call's
+ * `tokens` (the step's routed batch) and no tuned file matches the layer's local shape on the card in the run's
+ * release; undefined where any of that is not so or not known, off NVIDIA, under DP attention (its gathered tokens'
+ * shapes are not read), under expert parallelism where the family's lookup is not read per rank, or where the run
+ * added a tuned file (TimeOptions.moeTunedConfig).
  */
 function untunedFamily(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
-  triton16: boolean,
+  call: { triton16: boolean; tokens: number },
 ): MoeFamilyTiles | undefined {
-  const family = tileFamily(m, o, r, triton16);
+  const family = tileFamily(m, o, r, call.triton16);
   const d =
     family === undefined ? undefined : FRAMEWORKS[o.framework].fusedMoeTile16?.defaults?.[family];
   if (d === undefined || r.rocm || r.gpuId === undefined || m.experts <= 1) return undefined;
   if (t.moeTunedConfig === true || o.dpAttention === true) return undefined;
   if ((o.ep ?? 1) > 1 && d.localUnderEp !== true) return undefined;
   const v = t.engineVersion;
-  if (d.triton !== undefined && d.triton(v, r.cc) !== true) return undefined;
+  if (d.triton !== undefined && d.triton(v, r.cc, call.tokens) !== true) return undefined;
   const { e, n } = localShape(m, o);
   return Number.isInteger(n) && d.tuned(v, e, n, r.gpuId) === false ? d : undefined;
 }
@@ -76,8 +77,9 @@ export function defaultTileSeconds(
   layerBytes: number,
   triton16: boolean,
 ): number {
-  const d = untunedFamily(m, o, t, r, triton16);
+  const tokens = routedBatch(o, t, r, o.batch);
+  const d = untunedFamily(m, o, t, r, { triton16, tokens });
   if (d === undefined || layerBytes <= 0) return 0;
-  const factor = d.slowdown(routedBatch(o, t, r, o.batch), localShape(m, o).e);
+  const factor = d.slowdown(tokens, localShape(m, o).e);
   return m.moeLayers * (layerBytes / r.mem) * (factor - 1);
 }

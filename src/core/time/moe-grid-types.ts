@@ -63,10 +63,11 @@ export interface MoeFamilyTiles {
    */
   tuned(version: string | undefined, e: number, n: number, gpuId: string): boolean | undefined;
   /**
-   * At release `version` on a card of compute capability `cc`: the Triton fused_moe runs the family's experts (true),
-   * another kernel (false), or not known. Absent: the step's own kernel choice decides (16-bit experts' runner).
+   * At release `version` on a card of compute capability `cc`, for a call of `tokens` tokens (the step's routed batch):
+   * the Triton fused_moe runs the family's experts (true), another kernel (false), or not known. Absent: the step's
+   * own kernel choice decides (16-bit experts' runner).
    */
-  triton?(version: string | undefined, cc: number): boolean | undefined;
+  triton?(version: string | undefined, cc: number, tokens: number): boolean | undefined;
   /** The default tiles' kernel time over a tuned file's at `tokens` routed tokens through `e` local experts. */
   slowdown(tokens: number, e: number): number;
   /**

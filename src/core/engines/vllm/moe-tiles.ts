@@ -10,7 +10,14 @@
  * and keep DeepGEMM off by default (0.10.2's FlashInfer FP8 MoE only under VLLM_USE_FLASHINFER_MOE_FP8, default "0"),
  * so Triton on Ada and Hopper only; 0.11.0 turns `VLLM_USE_DEEP_GEMM` to "1", so on
  * Hopper and Blackwell DeepGEMM runs where the deep_gemm package is installed (not known from a release alone) and Ada
- * keeps Triton (DeepGEMM needs SM90). A release without a listing (VLLM_BLOCK_FP8_MOE_CONFIGS) is not looked up.
+ * keeps Triton (DeepGEMM needs SM90). Even with deep_gemm installed, 0.11.0's `fused_experts` hands a call to DeepGEMM
+ * only where `is_deep_gemm_e8m0_used()` (E8M0 scales: on by default on SM100, behind VLLM_USE_DEEP_GEMM_E8M0_HOPPER,
+ * default "0", on SM90; vllm/utils/deep_gemm.py, envs.py) or `_valid_deep_gemm` passes, which asks for at least
+ * `get_m_alignment_for_contiguous_layout()` tokens (fused_moe/deep_gemm_moe.py `_valid_deep_gemm_shape`: `align <= M`;
+ * DeepGEMM's alignment "is always 128", deepseek-ai/DeepGEMM@b3473389 deep_gemm/jit_kernels/utils.py), else "we will
+ * fall back to triton" (all read in the vllm 0.11.0 wheel): so on Hopper a call of fewer than 128 tokens runs the
+ * Triton fused_moe whether or not deep_gemm is installed. A release without a listing (VLLM_BLOCK_FP8_MOE_CONFIGS) is
+ * not looked up.
  *
  * The default tiles' cost: before vllm-project/vllm#34846 (first in v0.17.0), block FP8 took 64 x 128 x 128,
  * GROUP_SIZE_M 32, 4 warps, 3 stages at every M (vllm 0.11.0 fused_moe.py `get_default_config`). Kernel timings of
@@ -53,13 +60,19 @@ function listedRelease(version: string | undefined): string | undefined {
 /** Releases of each kernel choice (module comment): 0.9.2 adds CUTLASS on SM100, 0.11.0 turns DeepGEMM on. */
 const CUTLASS_SM100_FROM = ['0.9.2', '0.10.0', '0.10.2', '0.11.0'];
 const DEEP_GEMM_DEFAULT_FROM = ['0.11.0'];
+// DeepGEMM's contiguous-layout M alignment, "always 128" (deepseek-ai/DeepGEMM@b3473389 deep_gemm/jit_kernels/utils.py):
+// vLLM 0.11.0's `_valid_deep_gemm_shape` sends a call of fewer tokens to Triton (fused_moe/deep_gemm_moe.py).
+const DEEP_GEMM_MIN_TOKENS = 128;
 
-function tritonAt(version: string | undefined, cc: number): boolean | undefined {
+function tritonAt(version: string | undefined, cc: number, tokens: number): boolean | undefined {
   const rel = listedRelease(version);
   if (rel === undefined || cc <= 0) return undefined;
   if (cc < 8.9) return false; // Marlin (Fp8MoEMethod.use_marlin)
   if (cc < 9) return true; // Ada: neither DeepGEMM (SM90+) nor the SM100 CUTLASS grouped GEMM
-  if (DEEP_GEMM_DEFAULT_FROM.includes(rel)) return undefined; // DeepGEMM where installed
+  if (DEEP_GEMM_DEFAULT_FROM.includes(rel)) {
+    // Hopper without E8M0 scales: Triton below DeepGEMM's alignment; else DeepGEMM where installed (module comment).
+    return cc < 10 && tokens < DEEP_GEMM_MIN_TOKENS ? true : undefined;
+  }
   if (cc >= 10 && CUTLASS_SM100_FROM.includes(rel)) return false; // CutlassBlockScaledGroupedGemm
   return true;
 }
