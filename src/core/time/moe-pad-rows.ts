@@ -8,36 +8,18 @@
  *
  * With the routing the model assumes (each token to topK of E experts, time/expert-balance.ts), one expert's rows at B
  * tokens are Binomial(B, k/E): each expert's own load is rounded up (an expert of 1 row fills a block as one of M rows
- * does), and the kernel's programs are one grid over every expert's blocks, so the total, not the busiest expert's, is
- * what the SMs run.
+ * does; expert-balance.ts expectedPaddedRows), and the kernel's programs are one grid over every expert's blocks, so the
+ * total, not the busiest expert's, is what the SMs run.
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import { runsBlockFp8Path } from './block-fp8.js';
+import { expectedPaddedRows } from './expert-balance.js';
 import { trtllmMoe16 } from './decode-host.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-
-/**
- * The expected rows of Binomial(n, p) rounded up to whole blocks of `block`: sum over j of P(j) x ceil(j / block) x
- * block, the pmf walked in logs so that large n do not underflow its first terms.
- */
-export function expectedPaddedRows(n: number, p: number, block: number): number {
-  if (n <= 0 || p <= 0 || block <= 0) return 0;
-  if (p >= 1) return Math.ceil(n / block) * block;
-  const mean = n * p;
-  const last = Math.min(n, Math.ceil(mean + 12 * Math.sqrt(mean * (1 - p)) + block));
-  const ratio = Math.log(p) - Math.log1p(-p);
-  let logPmf = n * Math.log1p(-p);
-  let sum = 0;
-  for (let j = 0; j <= last; j++) {
-    sum += Math.exp(logPmf) * Math.ceil(j / block) * block;
-    logPmf += Math.log(n - j) - Math.log(j + 1) + ratio;
-  }
-  return sum;
-}
 
 /** One decode step's Triton fused_moe. */
 export interface TritonMoeStep {
