@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TRITON_FUSED_MOE_LARGE_M_SHARE } from '../../src/core/engines/sglang/fused-moe-grid.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import { expectedPaddedRows } from '../../src/core/time/expert-balance.js';
 import { decodeStep } from '../../src/core/time/decode.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
@@ -79,5 +80,28 @@ describe("the 16-bit Triton fused_moe's rate once its blocks fill", () => {
     } finally {
       (vllm as { fusedMoeTile16?: unknown }).fusedMoeTile16 = tile;
     }
+  });
+});
+
+// flagos-ai/FlagGems#4434 (https://github.com/flagos-ai/FlagGems/pull/4434, "Performance result", cuda 13.0.2, torch
+// 2.11.0, vLLM 0.20.2): Mixtral-8x7B's experts (E=8, H=4096, I=14336, top-2) in block FP8 on one H20, the `vLLM`
+// column (vLLM's Triton fused_moe), ms at 256 and 512 tokens. Above 64 tokens vLLM's block-FP8 default takes 64-row
+// blocks (engines/vllm/moe-tiles.ts, after vllm-project/vllm#34846); no tuned H20 file for E=8,N=14336 block FP8 was
+// found in vLLM's configs.
+const FLAGGEMS_H20_MIXTRAL_FP8_MS = { 256: 1.21, 512: 1.871 } as const;
+
+describe("the padded rows against a published fused_moe timing (flagos-ai/FlagGems#4434's H20 Mixtral)", () => {
+  it('grow from 256 to 512 tokens nearer the measured 1.55x than the routed rows do (2x)', () => {
+    const m = modelFacts(resolveModel('mixtral-8x7b-v0.1'));
+    expect([m.experts, m.topK]).toEqual([8, 2]);
+    const padded = (t: number) => m.experts * expectedPaddedRows(t, m.topK / m.experts, 64);
+    const measured = FLAGGEMS_H20_MIXTRAL_FP8_MS[512] / FLAGGEMS_H20_MIXTRAL_FP8_MS[256];
+    const routed = 2;
+    const withPadding = padded(512) / padded(256);
+    // 64 rows an expert at 256 tokens (sd 6.9): about half the experts spill into a second 64-row block, 47% more
+    // rows than routed; 128 at 512 (sd 9.8), 24% more. Padded: 1.69x, measured 1.55x.
+    expect(withPadding).toBeGreaterThan(measured);
+    expect(withPadding).toBeLessThan(routed);
+    expect(Math.abs(withPadding - measured)).toBeLessThan(Math.abs(routed - measured) / 2);
   });
 });

@@ -18,6 +18,7 @@ import { runsBlockFp8Path } from './block-fp8.js';
 import { expectedPaddedRows } from './expert-balance.js';
 import { trtllmMoe16 } from './decode-host.js';
 import { routedBatch } from './graph-step.js';
+import { tunedBlockM } from './moe-default-tiles.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 
@@ -27,12 +28,18 @@ export interface TritonMoeStep {
   batch: number;
   /** Block-scaled FP8 experts (the FP8 tiles); else 16-bit. */
   blockFp8: boolean;
+  /**
+   * BLOCK_SIZE_M of the tuned config file the engine reads for this step (moe-default-tiles.ts tunedBlockM); absent:
+   * the default tiles' (FusedMoeGrid.tiles).
+   */
+  tunedM?: number;
 }
 
 /**
  * GEMM FLOPs per GPU a decode step's Triton fused_moe runs beyond its routed rows: every expert's padded rows less its
  * routed ones, through both GEMMs at this GPU's share of the expert's weights (TP splits each expert's width), at the
- * engine's default BLOCK_SIZE_M for the batch and dtype (FusedMoeGrid.tiles). 0 where the engine gives no grid.
+ * tuned file's BLOCK_SIZE_M where one applies (TritonMoeStep.tunedM), else the engine's default for the batch and dtype
+ * (FusedMoeGrid.tiles). 0 where the engine gives no grid.
  */
 export function tritonPaddedFlops(
   m: ModelFacts,
@@ -46,7 +53,7 @@ export function tritonPaddedFlops(
     : s.batch <= m.experts
       ? g.tiles.small16
       : g.tiles.large16;
-  const padded = m.experts * expectedPaddedRows(s.batch, m.topK / m.experts, tile.m);
+  const padded = m.experts * expectedPaddedRows(s.batch, m.topK / m.experts, s.tunedM ?? tile.m);
   const extra = Math.max(0, padded - s.batch * m.topK);
   return (2 * m.expertWeightsPerLayer * m.moeLayers * extra) / s.tp;
 }
@@ -55,7 +62,8 @@ export function tritonPaddedFlops(
  * The step's Triton fused_moe where the engine runs its experts through it (the grid's early-exiting programs are
  * priced where the same holds, moe-grid.ts decodeExitSeconds): 16-bit experts on that path (no weight-only kernel,
  * not the TensorRT-LLM MoE) or block-scaled FP8 ones, on NVIDIA, at the step's routed batch (graph-step.ts
- * routedBatch); undefined elsewhere, and with DP attention, whose ranks' tokens are gathered before the experts (not
+ * routedBatch), at the tuned file's BLOCK_SIZE_M where the engine ships one for the step (moe-default-tiles.ts
+ * tunedBlockM); undefined elsewhere, and with DP attention, whose ranks' tokens are gathered before the experts (not
  * priced here).
  */
 export function decodeTritonMoe(
@@ -69,7 +77,9 @@ export function decodeTritonMoe(
   const blockFp8 = runsBlockFp8Path(m.arch, o, r.cc);
   const triton16 = s.q === null && !trtllmMoe16(m, o, r.cc, t);
   if (!triton16 && !blockFp8) return undefined;
-  return { batch: routedBatch(o, t, r, s.batch), blockFp8 };
+  const batch = routedBatch(o, t, r, s.batch);
+  const tunedM = tunedBlockM(m, o, t, r, { triton16, tokens: batch });
+  return { batch, blockFp8, ...(tunedM !== undefined ? { tunedM } : {}) };
 }
 
 /**
