@@ -72,10 +72,9 @@ describe("a tuned file's M-buckets", () => {
     expect(sglangTunedBlockM(undefined, 512, 64, 'h800-sxm', 64)).toBeUndefined();
     expect(sglangTuned16(undefined, 512, 64, 'h800-sxm')).toBe(false);
     expect(sglangTunedBlockM(undefined, 512, 64, 'a100-80gb-sxm', 64)).toBeUndefined();
-    // E=8,N=7168 on the H100 was retuned between the 0.4.6.post1 and 0.5.3 wheels: 16 -> 32 rows at 48 tokens.
-    expect(sglangTunedBlockM('0.4.6.post1', 8, 7168, 'h100-sxm', 48)).not.toBe(
-      sglangTunedBlockM('0.5.3', 8, 7168, 'h100-sxm', 48),
-    );
+    // E=8,N=7168 on the H100 was retuned between the 0.4.6.post1 and 0.5.3 wheels: 32 -> 64 rows at 48 tokens.
+    expect(sglangTunedBlockM('0.4.6.post1', 8, 7168, 'h100-sxm', 48)).toBe(32);
+    expect(sglangTunedBlockM('0.5.3', 8, 7168, 'h100-sxm', 48)).toBe(64);
   });
 
   it('knows the A800 and H800 by the names the engines give them: no vLLM block-FP8 file for either', () => {

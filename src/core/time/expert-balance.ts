@@ -97,7 +97,9 @@ function paddedWhole(n: number, p: number, tile: number): number {
  * One expert's expected rows rounded up to whole tiles of `tile` rows, E[ceil(X / tile) x tile] for X ~ Binomial(n, p)
  * (n tokens, each routed to the expert with chance p = k/E): exact, the pmf summed outward from its mode by the ratio
  * recurrence (O(sd) terms, no underflow at any n; truncation under PMF_FLOOR). A fractional n (a mean running batch)
- * is read linearly between the whole batches around it, which keeps the value monotone in n.
+ * is read linearly between the whole batches around it, which keeps the value monotone in n. It is at least n x p and
+ * below n x p + tile, and never falls as the tile grows to a multiple of itself (the engines' tiles, powers of two: a
+ * whole number of the larger tiles covers whole smaller ones); between tiles that do not divide it need not grow.
  */
 export function expectedPaddedRows(n: number, p: number, tile: number): number {
   if (n <= 0 || p <= 0 || tile <= 0) return 0;
