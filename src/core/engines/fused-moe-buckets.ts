@@ -15,8 +15,21 @@ const STANDARD_M_KEYS = [
   1, 2, 4, 8, 16, 24, 32, 48, 64, 96, 128, 256, 512, 1024, 1536, 2048, 3072, 4096,
 ] as const;
 
+type Buckets = readonly (readonly [number, number])[];
+
+/** Each kept form decoded once (a step looks its file up at every batch the planner tries). */
+const DECODED = new Map<string, Buckets>();
+
 /** One file's (M, BLOCK_SIZE_M) buckets from its kept form (module comment), in the file's order. */
-export function decodeBlockM(kept: string): readonly (readonly [number, number])[] {
+export function decodeBlockM(kept: string): Buckets {
+  const hit = DECODED.get(kept);
+  if (hit !== undefined) return hit;
+  const buckets = parseBlockM(kept);
+  DECODED.set(kept, buckets);
+  return buckets;
+}
+
+function parseBlockM(kept: string): Buckets {
   let bare = 0;
   return kept
     .trim()
