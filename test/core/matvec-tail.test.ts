@@ -29,6 +29,9 @@ describe('dmmv tail', () => {
     expect(dmmvResidency(findGpu('h100-pcie'))).toEqual({ slots: 3648, latency: 375e-9 });
     expect(dmmvResidency(findGpu('rtx-3090'))!.slots).toBe(1312);
     expect(dmmvResidency(findGpu('rtx-4090'))).toEqual({ slots: 3072, latency: 254e-9 });
+    // The A800 SXM4 and H800 SXM5: the A100's and H100 SXM's SMs (132 x 32 on the H800).
+    expect(dmmvResidency(findGpu('a800-80gb-sxm'))).toEqual({ slots: 3456, latency: 406e-9 });
+    expect(dmmvResidency(findGpu('h800-sxm'))).toEqual({ slots: 4224, latency: 375e-9 });
     // A card the table does not cover gets no tail term.
     expect(dmmvResidency(findGpu('mi300x'))).toBeNull();
   });

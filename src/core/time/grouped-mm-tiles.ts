@@ -16,8 +16,10 @@
  *
  * Rows a group: each of T tokens (T x ep under expert parallelism, whose all-to-all brings the group's tokens to
  * each rank's experts) picks top-k of E experts, so an expert's rows are Binomial(T, k/E) (routing read as
- * uniform: docs/assumptions.md). The expected padded rows are tile x sum over j >= 0 of P(X > j x tile).
+ * uniform: docs/assumptions.md), rounded up to whole tiles as every per-expert tile kernel's (expert-balance.ts
+ * expectedPaddedRows).
  */
+import { expectedPaddedRows } from './expert-balance.js';
 import { groupedMmFallback } from './grouped-mm.js';
 import type { TrainWork } from './train-work.js';
 
@@ -43,46 +45,6 @@ export function groupedMmTiles(cc: number, meanRows: number, n: number): { m: nu
     m: smallRows ? SMALL_TILE_M : SM90_TILE_M,
     k: smallGrad ? SMALL_TILE_K : SM90_TILE_K,
   };
-}
-
-/** Standard normal upper tail, Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7). */
-function upperTail(z: number): number {
-  const x = Math.abs(z) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const poly =
-    t *
-    (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  const erfc = poly * Math.exp(-x * x);
-  return z >= 0 ? erfc / 2 : 1 - erfc / 2;
-}
-
-// Below this (1 - p)^n the binomial is summed by the normal approximation: the exact recurrence would start near
-// double precision's smallest normal, 2.2e-308 (https://en.wikipedia.org/wiki/Double-precision_floating-point_format).
-const EXACT_FLOOR = 1e-250;
-
-/** E[ceil(X / tile) x tile] for X ~ Binomial(n, p): the rows a group computes, padding included. */
-export function expectedPaddedRows(n: number, p: number, tile: number): number {
-  if (n <= 0 || p <= 0) return 0;
-  if (p >= 1) return Math.ceil(n / tile) * tile;
-  const mean = n * p;
-  const sd = Math.sqrt(mean * (1 - p));
-  const p0 = Math.pow(1 - p, n);
-  if (p0 > EXACT_FLOOR) {
-    let pmf = p0;
-    let cdf = 0;
-    let sum = 0;
-    for (let x = 0; x <= n; x++) {
-      sum += pmf * Math.ceil(x / tile) * tile;
-      cdf += pmf;
-      if (x > mean && 1 - cdf < 1e-12) break;
-      pmf *= ((n - x) / (x + 1)) * (p / (1 - p));
-    }
-    return sum;
-  }
-  let tiles = 1 - p0;
-  const top = Math.min(n, mean + 12 * sd);
-  for (let j = 1; j * tile < top; j++) tiles += upperTail((j * tile + 0.5 - mean) / sd);
-  return tiles * tile;
 }
 
 /**

@@ -20,14 +20,19 @@ export interface MatVec {
 // RTX 3090 Ti 84 / RTX A6000 84 / RTX 3080 68, AD102 RTX 4090 128 / RTX 6000 Ada 142;
 // https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf,
 // https://resources.nvidia.com/en-us-tensor-core/gtc22-whitepaper-hopper,
-// https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf).
+// https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf). The A800 SXM4 and H800 SXM5
+// are the A100 SXM4's GA100 and the H100 SXM5's GH100 with NVLink (and the H800's FP64) capped, the same SMs
+// (catalogs/gpus/a800-80gb-sxm.json and h800-sxm.json; nvidia-smi and the engines' tuned-config file names call them
+// NVIDIA_A800-SXM4-80GB and NVIDIA_H800).
 const SMS: Readonly<Record<string, number>> = {
   'a100-40gb-pcie': 108,
   'a100-40gb-sxm': 108,
   'a100-80gb-pcie': 108,
   'a100-80gb-sxm': 108,
+  'a800-80gb-sxm': 108,
   'h100-pcie': 114,
   'h100-sxm': 132,
+  'h800-sxm': 132,
   'rtx-3080-10gb': 68,
   'rtx-3090': 82,
   'rtx-3090-ti': 84,

@@ -5,7 +5,8 @@
  * vllm/model_executor/layers/fused_moe/fused_moe.py; SGLang's `get_moe_configs`, fused_moe_triton_config.py), whose
  * kernel runs longer than a tuned file's at some token counts. The engine's profile (`fusedMoeTile16.defaults`) gives,
  * per dtype family, which files each release ships, which kernel runs the experts and the default tiles' slowdown by
- * tokens, each from its own source (engines/vllm/moe-tiles.ts, engines/sglang/fused-moe-configs.ts). The experts'
+ * tokens, each from its own source (engines/vllm/moe-tiles.ts, engines/sglang/fused-moe-configs.ts), and where a
+ * tuned file applies, its BLOCK_SIZE_M by M-bucket (tunedBlockM; the padded rows of moe-pad-rows.ts). The experts'
  * GEMMs at decode are the step's routed-expert bytes at the card's read rate (the model's expert time), so the default
  * tiles add (slowdown - 1) of it.
  */
@@ -38,20 +39,28 @@ function tileFamily(
   return triton16 ? 'bits16' : undefined;
 }
 
+/** A step's tuned-file lookup: its family's listing, the release and the layer's local shape. */
+interface FamilyLookup {
+  d: MoeFamilyTiles;
+  v: string | undefined;
+  gpuId: string;
+  e: number;
+  n: number;
+}
+
 /**
- * The family's listing where the step runs the default tiles: the Triton fused_moe runs the experts at the call's
- * `tokens` (the step's routed batch) and no tuned file matches the layer's local shape on the card in the run's
- * release; undefined where any of that is not so or not known, off NVIDIA, under DP attention (its gathered tokens'
- * shapes are not read), under expert parallelism where the family's lookup is not read per rank, or where the run
- * added a tuned file (TimeOptions.moeTunedConfig).
+ * The step's tuned-file lookup where it can be read: the Triton fused_moe runs the experts of a family the engine lists
+ * at the call's `tokens` (the step's routed batch); undefined where that is not so or not known, off NVIDIA, under DP attention (its gathered tokens' shapes are not
+ * read), under expert parallelism where the family's lookup is not read per rank, or where the run added a tuned file
+ * (TimeOptions.moeTunedConfig: its contents are not known).
  */
-function untunedFamily(
+function familyLookup(
   m: ModelFacts,
   o: EstimateOptions,
   t: TimeOptions,
   r: GpuRates,
   call: { triton16: boolean; tokens: number },
-): MoeFamilyTiles | undefined {
+): FamilyLookup | undefined {
   const family = tileFamily(m, o, r, call.triton16);
   const d =
     family === undefined ? undefined : FRAMEWORKS[o.framework].fusedMoeTile16?.defaults?.[family];
@@ -61,7 +70,36 @@ function untunedFamily(
   const v = t.engineVersion;
   if (d.triton !== undefined && d.triton(v, r.cc, call.tokens) !== true) return undefined;
   const { e, n } = localShape(m, o);
-  return Number.isInteger(n) && d.tuned(v, e, n, r.gpuId) === false ? d : undefined;
+  return Number.isInteger(n) ? { d, v, gpuId: r.gpuId, e, n } : undefined;
+}
+
+/** The family's listing where the step runs the default tiles: no tuned file matches its lookup (familyLookup). */
+function untunedFamily(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  call: { triton16: boolean; tokens: number },
+): MoeFamilyTiles | undefined {
+  const l = familyLookup(m, o, t, r, call);
+  return l !== undefined && l.d.tuned(l.v, l.e, l.n, l.gpuId) === false ? l.d : undefined;
+}
+
+/**
+ * BLOCK_SIZE_M of the tuned file the step's Triton fused_moe reads at `tokens` token rows, where the engine ships one
+ * for the step's lookup (familyLookup) and keeps its entries (MoeFamilyTiles.blockM); undefined elsewhere (the
+ * default tiles' BLOCK_SIZE_M then holds).
+ */
+export function tunedBlockM(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  s: { triton16: boolean; tokens: number },
+): number | undefined {
+  const l = familyLookup(m, o, t, r, s);
+  if (l === undefined || l.d.tuned(l.v, l.e, l.n, l.gpuId) !== true) return undefined;
+  return l.d.blockM?.(l.v, l.e, l.n, l.gpuId, s.tokens);
 }
 
 /**

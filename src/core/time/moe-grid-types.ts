@@ -71,6 +71,18 @@ export interface MoeFamilyTiles {
   /** The default tiles' kernel time over a tuned file's at `tokens` routed tokens through `e` local experts. */
   slowdown(tokens: number, e: number): number;
   /**
+   * Where `tuned` says a file applies: the BLOCK_SIZE_M of its M-bucket nearest `tokens` token rows (the engines'
+   * `configs[min(configs.keys(), key=lambda x: abs(x - M))]`), from the file as the release ships it; undefined where
+   * its entries are not kept (the default tiles' BLOCK_SIZE_M is then taken). Absent: none kept.
+   */
+  blockM?(
+    version: string | undefined,
+    e: number,
+    n: number,
+    gpuId: string,
+    tokens: number,
+  ): number | undefined;
+  /**
    * Under expert parallelism the lookup names the rank's local experts at whole-expert width (vLLM's `E, _, N =
    * w2_shape`). Absent: such steps are not priced (their per-rank shapes not read).
    */

@@ -8,36 +8,19 @@
  *
  * With the routing the model assumes (each token to topK of E experts, time/expert-balance.ts), one expert's rows at B
  * tokens are Binomial(B, k/E): each expert's own load is rounded up (an expert of 1 row fills a block as one of M rows
- * does), and the kernel's programs are one grid over every expert's blocks, so the total, not the busiest expert's, is
- * what the SMs run.
+ * does; expert-balance.ts expectedPaddedRows), and the kernel's programs are one grid over every expert's blocks, so the
+ * total, not the busiest expert's, is what the SMs run.
  */
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, TimeOptions } from '../../schema/time.js';
 import { runsBlockFp8Path } from './block-fp8.js';
+import { expectedPaddedRows } from './expert-balance.js';
 import { trtllmMoe16 } from './decode-host.js';
 import { routedBatch } from './graph-step.js';
+import { tunedBlockM } from './moe-default-tiles.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-
-/**
- * The expected rows of Binomial(n, p) rounded up to whole blocks of `block`: sum over j of P(j) x ceil(j / block) x
- * block, the pmf walked in logs so that large n do not underflow its first terms.
- */
-export function expectedPaddedRows(n: number, p: number, block: number): number {
-  if (n <= 0 || p <= 0 || block <= 0) return 0;
-  if (p >= 1) return Math.ceil(n / block) * block;
-  const mean = n * p;
-  const last = Math.min(n, Math.ceil(mean + 12 * Math.sqrt(mean * (1 - p)) + block));
-  const ratio = Math.log(p) - Math.log1p(-p);
-  let logPmf = n * Math.log1p(-p);
-  let sum = 0;
-  for (let j = 0; j <= last; j++) {
-    sum += Math.exp(logPmf) * Math.ceil(j / block) * block;
-    logPmf += Math.log(n - j) - Math.log(j + 1) + ratio;
-  }
-  return sum;
-}
 
 /** One decode step's Triton fused_moe. */
 export interface TritonMoeStep {
@@ -45,12 +28,18 @@ export interface TritonMoeStep {
   batch: number;
   /** Block-scaled FP8 experts (the FP8 tiles); else 16-bit. */
   blockFp8: boolean;
+  /**
+   * BLOCK_SIZE_M of the tuned config file the engine reads for this step (moe-default-tiles.ts tunedBlockM); absent:
+   * the default tiles' (FusedMoeGrid.tiles).
+   */
+  tunedM?: number;
 }
 
 /**
  * GEMM FLOPs per GPU a decode step's Triton fused_moe runs beyond its routed rows: every expert's padded rows less its
  * routed ones, through both GEMMs at this GPU's share of the expert's weights (TP splits each expert's width), at the
- * engine's default BLOCK_SIZE_M for the batch and dtype (FusedMoeGrid.tiles). 0 where the engine gives no grid.
+ * tuned file's BLOCK_SIZE_M where one applies (TritonMoeStep.tunedM), else the engine's default for the batch and dtype
+ * (FusedMoeGrid.tiles). 0 where the engine gives no grid.
  */
 export function tritonPaddedFlops(
   m: ModelFacts,
@@ -64,7 +53,7 @@ export function tritonPaddedFlops(
     : s.batch <= m.experts
       ? g.tiles.small16
       : g.tiles.large16;
-  const padded = m.experts * expectedPaddedRows(s.batch, m.topK / m.experts, tile.m);
+  const padded = m.experts * expectedPaddedRows(s.batch, m.topK / m.experts, s.tunedM ?? tile.m);
   const extra = Math.max(0, padded - s.batch * m.topK);
   return (2 * m.expertWeightsPerLayer * m.moeLayers * extra) / s.tp;
 }
@@ -73,7 +62,8 @@ export function tritonPaddedFlops(
  * The step's Triton fused_moe where the engine runs its experts through it (the grid's early-exiting programs are
  * priced where the same holds, moe-grid.ts decodeExitSeconds): 16-bit experts on that path (no weight-only kernel,
  * not the TensorRT-LLM MoE) or block-scaled FP8 ones, on NVIDIA, at the step's routed batch (graph-step.ts
- * routedBatch); undefined elsewhere, and with DP attention, whose ranks' tokens are gathered before the experts (not
+ * routedBatch), at the tuned file's BLOCK_SIZE_M where the engine ships one for the step (moe-default-tiles.ts
+ * tunedBlockM); undefined elsewhere, and with DP attention, whose ranks' tokens are gathered before the experts (not
  * priced here).
  */
 export function decodeTritonMoe(
@@ -87,7 +77,9 @@ export function decodeTritonMoe(
   const blockFp8 = runsBlockFp8Path(m.arch, o, r.cc);
   const triton16 = s.q === null && !trtllmMoe16(m, o, r.cc, t);
   if (!triton16 && !blockFp8) return undefined;
-  return { batch: routedBatch(o, t, r, s.batch), blockFp8 };
+  const batch = routedBatch(o, t, r, s.batch);
+  const tunedM = tunedBlockM(m, o, t, r, { triton16, tokens: batch });
+  return { batch, blockFp8, ...(tunedM !== undefined ? { tunedM } : {}) };
 }
 
 /**

@@ -4,7 +4,9 @@
  * `configs/triton_<version>/E=..,N=..,device_name=...json` without a `dtype=` selector, under
  * layers/moe/fused_moe_triton/ up to 0.5.8 and layers/moe/moe_runner/triton_utils/ after; 0.4.6.post1 keeps them in
  * `configs/` itself). No file was removed between those wheels. Only the devices of the GPU catalog whose
- * `torch.cuda.get_device_name()` is spelled so in these file names are kept (SGLANG_FUSED_MOE_DEVICES).
+ * `torch.cuda.get_device_name()` SGLang's own file names spell are kept (SGLANG_FUSED_MOE_DEVICES): those of these
+ * files, and the H800, named only by block-FP8 files (sglang==0.5.23 `triton_3_4_0/E=512,N=128,device_name=NVIDIA_H800,
+ * dtype=fp8_w8a8,block_shape=[128, 128].json`), so no 16-bit file is tuned for it.
  *
  * The lookup (fused_moe_triton_config.py `get_moe_configs`, all six wheels): the file named for the step's E, N (the
  * expert's width on the GPU), device and dtype in `configs/triton_<installed Triton>/`; else the same name in any
@@ -13,6 +15,7 @@
  */
 import { releaseAtLeast } from '../../compare-releases.js';
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
+import { sglangBlockMOf } from './fused-moe-block-m.js';
 
 /** The wheels read, oldest first; a release between two takes the next wheel's list (files only accumulate). */
 const WHEELS_READ = ['0.4.6.post1', '0.5.3', '0.5.4.post2', '0.5.8', '0.5.14', '0.5.23'] as const;
@@ -25,6 +28,7 @@ export const SGLANG_FUSED_MOE_DEVICES: Readonly<Record<string, string>> = {
   'a100-80gb-sxm': 'NVIDIA_A100-SXM4-80GB',
   'a100-40gb-sxm': 'NVIDIA_A100-SXM4-40GB',
   'a800-80gb-sxm': 'NVIDIA_A800-SXM4-80GB',
+  'h800-sxm': 'NVIDIA_H800',
   b200: 'NVIDIA_B200',
   h20: 'NVIDIA_H20',
   l40s: 'NVIDIA_L40S',
@@ -219,6 +223,23 @@ export function sglangTuned16(
 }
 
 /**
+ * BLOCK_SIZE_M of the tuned 16-bit file SGLang release `version` (none: the newest read) reads for E experts of width
+ * N on `gpu` at `tokens` token rows (engines/sglang/fused-moe-block-m.ts); undefined where no tuned file applies or
+ * its entries are not kept.
+ */
+export function sglangTunedBlockM(
+  version: string | undefined,
+  experts: number,
+  n: number,
+  gpu: string,
+  tokens: number,
+): number | undefined {
+  if (sglangTuned16(version, experts, n, gpu) !== true) return undefined;
+  const name = `E=${experts},N=${n},device_name=${SGLANG_FUSED_MOE_DEVICES[gpu]}`;
+  return sglangBlockMOf(version, name, tokens);
+}
+
+/**
  * SGLang's default 16-bit fused_moe tiles against a tuned file. `get_default_config` (fused_moe_triton_config.py, the
  * same in all six wheels above) gives 16-bit experts BLOCK_SIZE_M 16 x N 32 x K 64 up to E tokens and 64 x 64 x 32
  * (GROUP_SIZE_M 8, Triton's default warps and stages) above. sgl-project/sglang#34150 times both against tuned files
@@ -240,5 +261,5 @@ function slowdown16(tokens: number, e: number): number {
  * shapes are not read (absent localUnderEp: not priced).
  */
 export const SGLANG_FUSED_MOE_DEFAULTS: FusedMoeDefaultTiles = {
-  bits16: { tuned: sglangTuned16, slowdown: slowdown16 },
+  bits16: { tuned: sglangTuned16, slowdown: slowdown16, blockM: sglangTunedBlockM },
 };

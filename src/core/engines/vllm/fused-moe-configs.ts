@@ -77,3 +77,34 @@ export const VLLM_BLOCK_FP8_MOE_CONFIGS: Readonly<Record<string, readonly string
       ),
     ]),
   );
+
+/**
+ * BLOCK_SIZE_M by M-bucket (engines/fused-moe-buckets.ts) of the block-FP8 files above on the catalog's cards
+ * (DEVICE_NAME in engines/vllm/moe-tiles.ts), as the 0.9.1, 0.9.2, 0.10.0 and 0.10.2 wheels of WHEELS_READ ship them:
+ * each file reads the same in every one of those wheels that ships it (cross-checked against the repository:
+ * `E=128,N=768,device_name=NVIDIA_H200,dtype=fp8_w8a8,block_shape=[128,128].json` at vllm-project/vllm@e0055804 reads as
+ * kept here). The 0.11.0 wheel's are not read (absent: not looked up at that release).
+ */
+export const VLLM_BLOCK_FP8_BLOCK_M: Readonly<Record<string, string>> = {
+  '20,2560,NVIDIA_B200': '16 16 16 16 16 16 16 32 32 64 64 64 64 64 64 64 64 64',
+  '40,2560,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 32 32 64 64 64 64 64 64 64',
+  '128,384,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64',
+  '128,768,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64',
+  '160,640,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 32 64 64 64 64 64',
+  '256,256,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 16 16 16 16 32 32',
+  '384,128,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 16 32 32 64 64 32',
+  '384,256,NVIDIA_B200': '16 16 16 16 16 16 16 16 16 16 16 16 16 32 32 64 64 64',
+  '256,128,NVIDIA_H100_80GB_HBM3': '64 64 64 64 64 64 64 64 64 64 64 64 64 64 64 64 128 64',
+  '128,384,NVIDIA_H20': '16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64 64',
+  '128,768,NVIDIA_H20': '16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64 64',
+  '256,128,NVIDIA_H20': '16 16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64',
+  '256,256,NVIDIA_H20': '64 64 64 64 64 64 64 64 64 64 64 64 64 64 64 64 64 64',
+  '8,2048,NVIDIA_H200': '16 16 16 16 16 64 64 64 64 64 64 64 64 64 64 64 64 64 8192:64',
+  '128,384,NVIDIA_H200': '16 16 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64 64',
+  '128,768,NVIDIA_H200': '64 64 16 16 16 16 16 16 16 16 16 64 64 64 64 64 64 64',
+  '256,256,NVIDIA_H200': '16 16 64 64 16 64 64 64 64 64 64 64 64 64 64 64 128 64',
+  '384,128,NVIDIA_H200': '16 16 16 16 16 16 16 16 16 16 16 16 16 32 64 64 64 64',
+};
+
+/** The wheels whose block-FP8 files VLLM_BLOCK_FP8_BLOCK_M was read from. */
+export const VLLM_BLOCK_M_RELEASES: readonly string[] = ['0.9.1', '0.9.2', '0.10.0', '0.10.2'];

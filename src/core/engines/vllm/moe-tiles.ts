@@ -34,9 +34,19 @@
  * against its tuned file, whose tiles have 16 rows from 1 to 512 tokens; its per-M ratios are not carried).
  */
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
-import { VLLM_BLOCK_FP8_MOE_CONFIGS } from './fused-moe-configs.js';
+import { bucketBlockM } from '../fused-moe-buckets.js';
+import {
+  VLLM_BLOCK_FP8_BLOCK_M,
+  VLLM_BLOCK_FP8_MOE_CONFIGS,
+  VLLM_BLOCK_M_RELEASES,
+} from './fused-moe-configs.js';
 
-/** torch.cuda.get_device_name() of the catalog's cards, spaces as underscores: the names the listed files carry. */
+/**
+ * torch.cuda.get_device_name() of the catalog's cards, spaces as underscores: the names the listed files carry. The
+ * A800 and H800 as vLLM's own file names spell them (`E=64,N=640,device_name=NVIDIA_A800-SXM4-80GB.json` in the
+ * vllm==0.10.2 wheel; `E=128,N=192,device_name=NVIDIA_H800,dtype=fp8_w8a8.json` at vllm-project/vllm@36d3567f); no
+ * block-FP8 file for either in the wheels listed.
+ */
 const DEVICE_NAME: Readonly<Record<string, string>> = {
   'h100-sxm': 'NVIDIA_H100_80GB_HBM3',
   'h100-pcie': 'NVIDIA_H100_PCIe',
@@ -45,6 +55,8 @@ const DEVICE_NAME: Readonly<Record<string, string>> = {
   b200: 'NVIDIA_B200',
   l40s: 'NVIDIA_L40S',
   'a100-80gb-sxm': 'NVIDIA_A100-SXM4-80GB',
+  'a800-80gb-sxm': 'NVIDIA_A800-SXM4-80GB',
+  'h800-sxm': 'NVIDIA_H800',
 };
 
 /**
@@ -89,6 +101,26 @@ function tunedAt(
   return VLLM_BLOCK_FP8_MOE_CONFIGS[rel]!.includes(`${e},${n},${device}`);
 }
 
+/**
+ * BLOCK_SIZE_M of the block-FP8 file release `version` ships for `e` local experts of width `n` on `gpuId`, at the
+ * bucket nearest `tokens` (VLLM_BLOCK_FP8_BLOCK_M); undefined where none is shipped or its release is not read.
+ */
+function tunedBlockMAt(
+  version: string | undefined,
+  e: number,
+  n: number,
+  gpuId: string,
+  tokens: number,
+): number | undefined {
+  const rel = listedRelease(version);
+  const device = DEVICE_NAME[gpuId];
+  if (rel === undefined || device === undefined || !VLLM_BLOCK_M_RELEASES.includes(rel))
+    return undefined;
+  if (tunedAt(rel, e, n, gpuId) !== true) return undefined;
+  const kept = VLLM_BLOCK_FP8_BLOCK_M[`${e},${n},${device}`];
+  return kept === undefined ? undefined : bucketBlockM(kept, tokens);
+}
+
 // Default over tuned at 96-512 tokens: "~25% slower", vllm-project/vllm#44830 (H100 80GB HBM3, E=512, N=128); carried
 // to the other cards (calibration/assumed.json).
 const DEFAULT_TILE_PLATEAU = 1.25;
@@ -116,5 +148,11 @@ function slowdownAt(tokens: number): number {
  * under expert parallelism names the rank's local experts (`E, _, N = w2_shape` of the local weights).
  */
 export const VLLM_FUSED_MOE_DEFAULT_TILES: FusedMoeDefaultTiles = {
-  blockFp8: { triton: tritonAt, tuned: tunedAt, slowdown: slowdownAt, localUnderEp: true },
+  blockFp8: {
+    triton: tritonAt,
+    tuned: tunedAt,
+    slowdown: slowdownAt,
+    localUnderEp: true,
+    blockM: tunedBlockMAt,
+  },
 };
