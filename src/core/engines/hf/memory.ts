@@ -328,8 +328,8 @@ const DEEPSPEED_HOOKS = {
 // (allreduce_bucket's _flatten_dense_tensors, a torch.cat copy) that it all-reduces (dist.all_reduce), then copies back
 // the slices this rank owns (allreduce_and_copy_with_multiple_ranks buf.copy_) and files them in its partition buffer
 // (reduce_ipg_grads copy_grads_in_partition; under offload_optimizer that copy goes to the host instead, not told
-// apart: 2/n of a pass). The all-reduce replaced per-owner reduces in deepspeedai/DeepSpeed#4695 (first in v0.12.4): "pack all data ... into one big flattened tensor and call
-// AllReduce instead of reduce operations".
+// apart: 2/n of a pass). The all-reduce replaced per-owner reduces in deepspeedai/DeepSpeed#4695 (first in v0.12.4):
+// "pack all data ... into one big flattened tensor and call AllReduce instead of reduce operations".
 // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.2/deepspeed/runtime/zero/stage_1_and_2.py (v0.14.2 is @5f631abc2f93)
 const DEEPSPEED_ZERO2_BUCKETS = {
   allReduce: true,
