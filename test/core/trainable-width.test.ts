@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { setupOf } from '../../src/core/memory/setup.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { OPTIMIZER_PROFILES } from '../../src/core/engines/optimizers.js';
+import { zero2WireFactor } from '../../src/core/time/zero2-bucket-reduce.js';
 import { isServingFramework } from '../../src/core/time/accuracy.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { gradClipBytes, optimizerStepBytes } from '../../src/core/time/optimizer-step.js';
@@ -95,8 +96,9 @@ function reduceWidth(o: EstimateOptions, ctx: WidthContext): number {
   const shardOpt = o.zero >= 1 ? 2 : 1;
   const trainable =
     (w.optimizerBytes / (optimizerStepBytes(two, t) + gradClipBytes(two, t))) * shardOpt;
-  // DDP's all-reduce moves 2(n-1)/n of the buffer, a reduce-scatter (n-1)/n: on two ranks 1 and 1/2.
-  return w.gradReduceBytes / trainable / (o.zero >= 2 ? 0.5 : 1);
+  // DDP's all-reduce moves 2(n-1)/n of the buffer, a reduce-scatter (n-1)/n: on two ranks 1 and 1/2; an engine whose
+  // ZeRO-2 all-reduces its buckets moves the all-reduce's (time/zero2-bucket-reduce.ts).
+  return w.gradReduceBytes / trainable / (o.zero >= 2 ? 0.5 * zero2WireFactor(two, 2) : 1);
 }
 
 describe('the gradient reduce reads the engine reduce dtype', () => {

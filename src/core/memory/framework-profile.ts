@@ -28,7 +28,7 @@ export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './lay
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
-import type { GradClip, MoeLoopTraffic } from './trainer-loop-profile.js';
+import type { GradClip, MoeLoopTraffic, Zero2BucketReduce } from './trainer-loop-profile.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -243,6 +243,7 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   cpAllToAll?: true;
   /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
   zeroHooks?: ZeroHooksProfile;
+  zero2BucketReduce?: Zero2BucketReduce; // Time: ZeRO-2's bucket collective and copies. Absent: a reduce-scatter
   /** Time: the engine's FSDP for these options is FSDP2 (torch's `fully_shard`), whose copies on the compute stream
    * time/fsdp2-copies.ts prices. Absent: never (FlatParameter FSDP1, DeepSpeed's ZeRO, or no FSDP). */
   fsdp2?: (o: EstimateOptions) => boolean;

@@ -23,3 +23,19 @@ export interface GradClip {
   scalePasses: number;
   normAllReduce?: boolean;
 }
+
+/**
+ * How an engine's ZeRO-2 reduces a micro-batch's gradient buckets (FrameworkProfile.zero2BucketReduce,
+ * time/zero2-bucket-reduce.ts): `allReduce`, each bucket all-reduced (2(n - 1)/n of it on the wire a rank) where a
+ * reduce-scatter moves (n - 1)/n; `hookCopyPasses`, HBM passes over every gradient on the compute stream in backward
+ * (the copy into the contiguous bucket); `bucketPasses`, passes over the whole bucket on the reduce's stream (the
+ * averaging and the flattening copy); `ownSlicePasses`, passes over this rank's 1/n of it after the collective (the
+ * copy back and into its partition). Absent: a reduce-scatter and no passes of its own (FSDP's SHARD_GRAD_OP:
+ * time/fsdp-grad-divide.ts).
+ */
+export interface Zero2BucketReduce {
+  allReduce: boolean;
+  hookCopyPasses: number;
+  bucketPasses: number;
+  ownSlicePasses: number;
+}

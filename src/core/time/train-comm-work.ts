@@ -8,6 +8,11 @@ import { weightBytes, type ModelFacts } from './model-facts.js';
 import { offloadWork, recomputeGatherPasses, type OffloadSizes } from './offload-work.js';
 import { shardedUnsharded, shardedWire } from './train-expert-parallel.js';
 import { gradDivideBytes } from './fsdp-grad-divide.js';
+import {
+  zero2BucketPassBytes,
+  zero2HookCopyBytes,
+  zero2WireFactor,
+} from './zero2-bucket-reduce.js';
 import { fsdp2Copies } from './fsdp2-copies.js';
 import type { WorkLayout } from './train-work-types.js';
 
@@ -51,21 +56,26 @@ export function commWork(
     gradIn: o.compute === 'fp32' ? 4 : 2,
     gradOut: gradDtype,
   });
+  // The gradients the buckets take, unsharded, at the reduce width (FSDP's division and DeepSpeed's ZeRO-2 passes).
+  const unshardedGrad = shardedUnsharded(m, o, w, trainable) * gradDtype;
   return {
     fsdpCopyPassBytes: copies.passBytes,
     fsdpCopyGatherBytes: copies.gatherBytes,
     fsdpCopyReduceBytes: copies.reduceBytes,
-    gradDivideBytes: gradDivideBytes(
-      o,
-      t,
-      shardedUnsharded(m, o, w, trainable) * gradDtype,
-      zeroRanks,
-      gradDtype === 2 && o.compute === 'fp16',
-    ),
+    // On the reduce's stream: FSDP's division passes, or the engine's ZeRO-2 bucket passes (zero2-bucket-reduce.ts).
+    gradDivideBytes:
+      gradDivideBytes(o, t, unshardedGrad, zeroRanks, gradDtype === 2 && o.compute === 'fp16') +
+      zero2BucketPassBytes(o, unshardedGrad, zeroRanks),
+    gradHookCopyBytes: zero2HookCopyBytes(o, unshardedGrad, zeroRanks),
     gatherBytes: gathersPerMicro * pass,
     gatherPassBytes: pass,
+    // ZeRO-2 under an engine that all-reduces its buckets moves twice a reduce-scatter's bytes (zero2-bucket-reduce.ts).
     gradReduceBytes:
-      zeroRanks > 1 ? shardedWire(m, o, w, trainable) * gradDtype * (zero >= 2 ? 1 : 2) : 0,
+      zeroRanks > 1
+        ? shardedWire(m, o, w, trainable) *
+          gradDtype *
+          (zero >= 2 ? zero2WireFactor(o, zeroRanks) : 2)
+        : 0,
     gradReducePerMicro: zero >= 2,
     lastBucketEmbedBytes: zeroRanks > 1 ? ddpEmbeddingBucketBytes(m, o, gradDtype, tp) : 0,
     paramGatherAfterStep:

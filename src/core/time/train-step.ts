@@ -287,7 +287,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       w.adapterBwdBytes +
       w.moeLoopBwdBytes +
       w.moeLoopRowBwdBytes +
-      w.ring.bwdBytes) /
+      w.ring.bwdBytes +
+      w.gradHookCopyBytes) /
       r.mem;
   const loopHostB =
     (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS + w.zeroHookLoopBwdSeconds;

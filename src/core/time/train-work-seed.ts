@@ -59,6 +59,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fsdpCopyGatherBytes: DOUBLE_FIELD,
   fsdpCopyReduceBytes: DOUBLE_FIELD,
   gradDivideBytes: DOUBLE_FIELD,
+  gradHookCopyBytes: DOUBLE_FIELD,
   gradReduceBytes: DOUBLE_FIELD,
   gradReducePerMicro: false,
   lastBucketEmbedBytes: DOUBLE_FIELD,

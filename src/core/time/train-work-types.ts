@@ -100,8 +100,13 @@ export interface TrainWork {
   fsdpCopyGatherBytes: number;
   /** FSDP2's reduce-scatter copy-in of a micro-batch's gradients, HBM bytes on the compute stream. */
   fsdpCopyReduceBytes: number;
-  /** torch FSDP's gradient division passes of a micro-batch, HBM bytes on the reduce's stream (fsdp-grad-divide.ts). */
+  /**
+   * A micro-batch's gradient passes on the reduce's stream, in series with its collective, HBM bytes: torch FSDP's
+   * division (fsdp-grad-divide.ts), an engine's ZeRO-2 bucket passes (zero2-bucket-reduce.ts).
+   */
   gradDivideBytes: number;
+  /** An engine's ZeRO-2 hooks copying each gradient into its bucket, HBM bytes a micro-batch on the compute stream. */
+  gradHookCopyBytes: number;
   paramGatherAfterStep: number; // ZeRO-1/2 all-gather of updated params, per step
   offloadBytes: number; // PCIe per micro-batch, both directions (parameter, gradient and activation offload)
   /** Offloaded parameters copied host->device per pass (forward, backward, recompute), per micro-batch. */

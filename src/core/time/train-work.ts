@@ -561,6 +561,7 @@ export function trainWork(
     fsdpCopyGatherBytes: nw.fsdpCopyGatherBytes,
     fsdpCopyReduceBytes: nw.fsdpCopyReduceBytes,
     gradDivideBytes: nw.gradDivideBytes,
+    gradHookCopyBytes: nw.gradHookCopyBytes,
     gradReduceBytes: nw.gradReduceBytes,
     gradReducePerMicro: nw.gradReducePerMicro,
     lastBucketEmbedBytes: nw.lastBucketEmbedBytes,

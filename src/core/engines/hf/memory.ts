@@ -320,6 +320,24 @@ const DEEPSPEED_HOOKS = {
   },
 } as const;
 
+// ZeRO-2's gradient path, DeepSpeed v0.14.2 deepspeed/runtime/zero/stage_1_and_2.py (the same at v0.19.5): each gradient's
+// hook copies it into the contiguous bucket on the compute stream (reduce_independent_p_g_buckets_and_remove_grads,
+// contiguous_gradients true by default: copy_, a read and a write); a full bucket goes to average_tensor, which divides
+// it in place by the data-parallel size (div_) and, under reduce_scatter (true by default) with
+// use_multi_rank_bucket_allreduce (true by default), packs every rank's slices into one flattened tensor
+// (allreduce_bucket's _flatten_dense_tensors, a torch.cat copy) that it all-reduces (dist.all_reduce), then copies back
+// the slices this rank owns (allreduce_and_copy_with_multiple_ranks buf.copy_) and files them in its partition buffer
+// (reduce_ipg_grads copy_grads_in_partition; under offload_optimizer that copy goes to the host instead, not told
+// apart: 2/n of a pass). The all-reduce replaced per-owner reduces in deepspeedai/DeepSpeed#4695 (first in v0.12.4):
+// "pack all data ... into one big flattened tensor and call AllReduce instead of reduce operations".
+// https://github.com/deepspeedai/DeepSpeed/blob/v0.14.2/deepspeed/runtime/zero/stage_1_and_2.py (v0.14.2 is @5f631abc2f93)
+const DEEPSPEED_ZERO2_BUCKETS = {
+  allReduce: true,
+  hookCopyPasses: 2, // copy_ into the bucket, a read and a write (stage_1_and_2.py @5f631abc2f93)
+  bucketPasses: 4, // div_ and the flattening cat, a read and a write each (@5f631abc2f93)
+  ownSlicePasses: 4, // buf.copy_(synced) and copy_grads_in_partition, a read and a write each (@5f631abc2f93)
+} as const;
+
 export const DEEPSPEED_MEMORY: FrameworkProfile = {
   ...TRL_TRAINER,
   id: 'deepspeed',
@@ -424,5 +442,6 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   gradClip: { normRead: 'grad', normCopyBytes: 16, scalePasses: 2 },
   expertParallel: false, // DeepSpeed-MoE's expert parallelism covers its own deepspeed.moe layers, not HF's
   zeroHooks: DEEPSPEED_HOOKS,
+  zero2BucketReduce: DEEPSPEED_ZERO2_BUCKETS,
   source: 'https://deepspeed.readthedocs.io/en/latest/memory.html',
 };
