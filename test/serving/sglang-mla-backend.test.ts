@@ -57,6 +57,16 @@ describe("SGLang's MLA decode backend by release and GPU", () => {
     expect(
       sglangMlaDecodeBackend('deepseek_v3', 10.0, { version: '0.5.7', attentionBackend: 'triton' }),
     ).toBe('triton');
+    expect(
+      sglangMlaDecodeBackend('deepseek_v3', 9.0, {
+        version: '0.5.7',
+        attentionBackend: 'flashmla',
+      }),
+    ).toBe('flashmla');
+    // A name SGLang's --attention-backend does not take leaves the release's choice.
+    expect(
+      sglangMlaDecodeBackend('deepseek_v3', 9.0, { version: '0.4.3', attentionBackend: 'bogus' }),
+    ).toBe('triton');
   });
 
   it('runs the two-pass Triton kernel before split-KV only, and only on the Triton backend', () => {

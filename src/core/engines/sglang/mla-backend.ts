@@ -21,7 +21,11 @@
 import { isHopper as hopper } from '../../compute-capability.js';
 import { releaseAtLeast, releaseNamedBefore } from '../../compare-releases.js';
 import type { EngineBuild } from '../../memory/decode-feature-kernels.js';
-import { sglangAttentionBackend, type SglangAttentionBackend } from './attention-backend.js';
+import {
+  sglangAttentionBackend,
+  sglangBackendNamed,
+  type SglangAttentionBackend,
+} from './attention-backend.js';
 
 /** One span of releases and the MLA backend its ModelRunner picks, where it is not the newest rule's. */
 interface MlaReleaseRule {
@@ -48,8 +52,8 @@ export function sglangMlaDecodeBackend(
   cc: number,
   build?: EngineBuild,
 ): SglangAttentionBackend {
-  const named = build?.attentionBackend;
-  if (named !== undefined) return named as SglangAttentionBackend;
+  const named = sglangBackendNamed(build?.attentionBackend);
+  if (named !== undefined) return named;
   const v = build?.version;
   const rule =
     v === undefined
