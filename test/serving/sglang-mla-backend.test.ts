@@ -50,7 +50,12 @@ describe("SGLang's MLA decode backend by release and GPU", () => {
     expect(
       [9.0, 10.0, 8.0, 0].map((cc) => sglangMlaDecodeBackend('deepseek_v3', cc, v046)),
     ).toEqual(['fa3', 'triton', 'triton', 'triton']);
-    for (const build of [undefined, { version: '0.5.7' }])
+    // 0.4.7 to 0.5.3: FlashInfer's MLA on SM100 for DeepSeek-V3 too, AITER on ROCm.
+    for (const version of ['0.4.7', '0.5.0rc0', '0.5.3'])
+      expect(
+        [9.0, 10.0, 8.0, 0].map((cc) => sglangMlaDecodeBackend('deepseek_v3', cc, { version })),
+      ).toEqual(['fa3', 'flashinfer', 'triton', 'aiter']);
+    for (const build of [undefined, { version: '0.5.4' }, { version: '0.5.7' }])
       expect(
         [9.0, 10.0, 8.0, 0].map((cc) => sglangMlaDecodeBackend('deepseek_v3', cc, build)),
       ).toEqual(['fa3', 'trtllm_mla', 'triton', 'aiter']);
@@ -149,6 +154,10 @@ describe("the release's Triton MLA path in place of 0.5.6's kernels", () => {
       }),
     ).toBe(SGLANG_SM100_DEEPSEEK_KERNELS);
     expect(sglangDecodeFeatureKernels('deepseek_v3', 10.0)).toBe(SGLANG_SM100_DEEPSEEK_KERNELS);
+    // FlashInfer's MLA in 0.5.3: neither the trtllm_mla set nor 0.4.6's Triton layer (not counted).
+    expect(
+      sglangDecodeFeatureKernels('deepseek_v3', 10.0, undefined, { version: '0.5.3' }),
+    ).toBeUndefined();
     const o = fp8(8);
     const t = { ...timeOptionsFromFlags({ method: 'inference' }, o), ...v046 } as TimeOptions;
     // The Triton fused MoE, not FlashInfer's TensorRT-LLM block-scale call, in that release.

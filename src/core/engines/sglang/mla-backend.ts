@@ -3,11 +3,12 @@
  * releases run its Triton MLA decode as two passes over the cache. A run that names `--attention-backend` takes that
  * backend (EngineBuild.attentionBackend); otherwise the release's default, read in each release's own wheel:
  *
- * | releases | NVIDIA Hopper | other NVIDIA | ROCm | source |
- * | --- | --- | --- | --- | --- |
- * | 0.2.x to 0.4.5 | triton | triton | triton | ModelRunner: "using MLA Triton implementaion, flashinfer is disabled" (sglang==0.3.0); "MLA optimization is turned on. Use triton backend." (sglang==0.4.0.post1, 0.4.1; 0.4.3 takes flashinfer only with --enable-flashinfer-mla) |
- * | 0.4.6 | fa3 | triton | triton | ModelRunner.model_specific_adjustment: an MLA model takes fa3 where `is_hopper_with_cuda_12_3()`, else triton (sglang==0.4.6.post2) |
- * | 0.4.7 on | fa3 | flashinfer; trtllm_mla for DeepSeek-V3/Kimi K2 on SM100 | aiter | 0.5.6's choice (attention-backend.ts); 0.4.7 to 0.5.5 not read |
+ * | releases | NVIDIA Hopper | SM100 | other NVIDIA | ROCm | source |
+ * | --- | --- | --- | --- | --- | --- |
+ * | 0.2.x to 0.4.5 | triton | triton | triton | triton | ModelRunner: "using MLA Triton implementaion, flashinfer is disabled" (sglang==0.3.0); "MLA optimization is turned on. Use triton backend." (sglang==0.4.0.post1, 0.4.1; 0.4.3 takes flashinfer only with --enable-flashinfer-mla) |
+ * | 0.4.6 | fa3 | triton | triton | triton | ModelRunner.model_specific_adjustment: an MLA model takes fa3 where `is_hopper_with_cuda_12_3()`, else triton (sglang==0.4.6.post2) |
+ * | 0.4.7 to 0.5.3 | fa3 | flashinfer | triton | aiter | ModelRunner: fa3, then flashinfer where `is_sm100_supported()`, aiter on HIP at 16 or 128 KV heads a rank (sglang==0.4.7, 0.4.9, 0.5.0rc0, 0.5.2, 0.5.3) |
+ * | 0.5.4 on | fa3 | trtllm_mla for DeepSeek-V3/Kimi K2, else flashinfer | triton | aiter | server_args.py `_handle_model_specific_adjustments` sets trtllm_mla for DeepseekV3ForCausalLM on SM100 (sglang==0.5.4); 0.5.6's choice (attention-backend.ts) |
  *
  * The Triton MLA decode of 0.2.x to 0.4.0.post1 is two kernels a layer: `_fwd_grouped_kernel_stage1` writes q.K for
  * every (local head, cached token) into fp16 logits, then `_fwd_grouped_kernel_stage2` walks each sequence again,
@@ -18,7 +19,7 @@
  * lightllm"; its `num_kv_splits`). Release numbers here carry no .post part (compare-releases.ts), so 0.4.0.post1 reads
  * as split-KV; no row names it.
  */
-import { isHopper as hopper } from '../../compute-capability.js';
+import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.js';
 import { releaseAtLeast, releaseNamedBefore } from '../../compare-releases.js';
 import type { EngineBuild } from '../../memory/decode-feature-kernels.js';
 import {
@@ -32,15 +33,18 @@ interface MlaReleaseRule {
   /** The first release that no longer picks this way. */
   before: string;
   hopper: SglangAttentionBackend;
+  sm100: SglangAttentionBackend;
   otherNvidia: SglangAttentionBackend;
   rocm: SglangAttentionBackend;
 }
 
 export const SGLANG_MLA_DECODE_RELEASES: readonly MlaReleaseRule[] = [
   // https://pypi.org/project/sglang/0.4.3/ model_runner.py: "MLA optimization is turned on. Use triton backend."
-  { before: '0.4.6', hopper: 'triton', otherNvidia: 'triton', rocm: 'triton' },
+  { before: '0.4.6', hopper: 'triton', sm100: 'triton', otherNvidia: 'triton', rocm: 'triton' },
   // https://pypi.org/project/sglang/0.4.6.post2/ model_runner.py: fa3 where is_hopper_with_cuda_12_3(), else triton
-  { before: '0.4.7', hopper: 'fa3', otherNvidia: 'triton', rocm: 'triton' },
+  { before: '0.4.7', hopper: 'fa3', sm100: 'triton', otherNvidia: 'triton', rocm: 'triton' },
+  // https://pypi.org/project/sglang/0.5.3/ model_runner.py: fa3, flashinfer where is_sm100_supported(), aiter on HIP
+  { before: '0.5.4', hopper: 'fa3', sm100: 'flashinfer', otherNvidia: 'triton', rocm: 'aiter' },
 ];
 
 /** The first release whose Triton MLA decode reads each cached row once (sgl-project/sglang#2394, split-KV). */
@@ -60,7 +64,8 @@ export function sglangMlaDecodeBackend(
       ? undefined
       : SGLANG_MLA_DECODE_RELEASES.find((r) => releaseNamedBefore(v, r.before));
   if (rule === undefined) return sglangAttentionBackend(modelType, true, cc);
-  return cc === 0 ? rule.rocm : hopper(cc) ? rule.hopper : rule.otherNvidia;
+  if (cc === 0) return rule.rocm;
+  return hopper(cc) ? rule.hopper : sm100(cc) ? rule.sm100 : rule.otherNvidia;
 }
 
 /** Whether the build decodes MLA layers with the two-pass Triton kernel (DecodeFeatureKernels.mlaTwoPass). */
