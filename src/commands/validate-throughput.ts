@@ -203,6 +203,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.scheduler === 'v0') time.v0Scheduler = true;
   // The engine release the row measured (the case says so): a V0 build's host work follows it.
   if (c.engine_version !== undefined) time.engineVersion = c.engine_version;
+  // The attention backend the run's launch named (the case says so).
+  if (c.attention_backend !== undefined) time.attentionBackend = c.attention_backend;
   // A run that added a tuned block-FP8 fused_moe file its release did not ship (the case says so).
   if (c.fused_moe_config === 'tuned') time.moeTunedConfig = true;
   // A V0 row whose server ran with chunked prefill on (the case says so).

@@ -91,6 +91,10 @@ export const throughputCaseSchema = z.looseObject({
    * row it sets TimeOptions.v0AsyncOutput where the release processed outputs beside the GPU (engines/vllm/v0-host.ts).
    */
   engine_version: z.string().min(1).optional(),
+  /** The attention backend the run's launch named (`--attention-backend triton`): sets TimeOptions.attentionBackend. */
+  attention_backend: z
+    .enum(['triton', 'flashinfer', 'fa3', 'flashmla', 'cutlass_mla', 'trtllm_mla', 'aiter'])
+    .optional(),
   /**
    * The run added a tuned block-FP8 fused_moe config file its release did not ship ('tuned'): sets
    * TimeOptions.moeTunedConfig.

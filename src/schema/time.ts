@@ -100,6 +100,12 @@ export interface TimeOptions {
    */
   engineVersion?: string;
   /**
+   * The attention backend the run named on its command line (SGLang's `--attention-backend triton`), where it is not
+   * the engine's default for the model, GPU and release. No flag sets it; `validate --throughput` does for rows whose
+   * `attention_backend` names it.
+   */
+  attentionBackend?: string;
+  /**
    * The run added a tuned fused_moe config file for its experts that its release did not ship, so no default tiles
    * (time/moe-default-tiles.ts). No flag sets it; `validate --throughput` does for rows whose `fused_moe_config` is
    * 'tuned'.

@@ -21,6 +21,10 @@
  * routed-expert count with at most `gateMaxPerGroup` experts a group; from release `fusedPow2From` on
  * (TimeOptions.engineVersion; none given: the newest) a power-of-two count in one group of at most `pow2MaxExperts`
  * with top-k at most `pow2MaxTopK`; and from each `countGates` entry's release on, its exact expert and group count.
+ * `mlaTwoPass`: the MLA layers' decode attention is two kernels over the cache, q.K into logits (one per local query
+ * head and cached token, `MLA_TWO_PASS_LOGIT_BYTES` each), then a softmax-and-reduce kernel that reads those logits and
+ * the latent's value columns (the first kv_lora_rank of each cached row) again (time/decode-attention.ts
+ * mlaTwoPassBytes).
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -42,6 +46,23 @@ export interface DecodeFeatureKernels {
   indexerLayer?: number;
   torchBiasedRouter?: TorchBiasedRouter;
   tritonKernelsMxfp4Routing?: readonly TritonKernelsMxfp4Routing[];
+  mlaTwoPass?: boolean;
+}
+
+/**
+ * The bytes of one logit the two-pass MLA decode writes and reads again (DecodeFeatureKernels.mlaTwoPass): fp16, the
+ * attention's reduce type unless --triton-attention-reduce-in-fp32 (sglang==0.3.0 layers/decode_attention.py
+ * REDUCE_TORCH_TYPE; sglang==0.4.0.post1 triton_backend.py reduce_dtype; the flag's default False in both).
+ */
+export const MLA_TWO_PASS_LOGIT_BYTES = 2; // https://pypi.org/project/sglang/0.3.0/ decode_attention.py REDUCE_TORCH_TYPE
+
+/**
+ * The build a timing ran (TimeOptions.engineVersion, TimeOptions.attentionBackend): an engine whose decode kernels
+ * differ by release, or by the attention backend a run named, picks its table by it. Absent: the engine's newest.
+ */
+export interface EngineBuild {
+  version?: string;
+  attentionBackend?: string;
 }
 
 /**
@@ -68,11 +89,15 @@ export interface TorchBiasedRouter {
   countGates: readonly { experts: number; groups: number; from: string }[];
 }
 
-/** An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target. */
+/**
+ * An engine's table by the config's model_type, the GPU's compute capability and, on AMD (cc 0), its gfx target, and
+ * the build the timing ran where the engine's kernels differ by it.
+ */
 export type DecodeFeatureKernelsOf = (
   modelType: string,
   cc: number,
   gfx?: string,
+  build?: EngineBuild,
 ) => DecodeFeatureKernels | undefined;
 
 /** No kernels beyond the counted chain: the base an engine's table for one model type overrides. */

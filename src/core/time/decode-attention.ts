@@ -18,6 +18,7 @@
  * attention kernels").
  */
 import type { DecodeAttentionFamily, FrameworkProfile } from '../memory/framework-profile.js';
+import { MLA_TWO_PASS_LOGIT_BYTES } from '../memory/decode-feature-kernels.js';
 import { MEM_EFF, MEM_EFF_AMD, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { routedExpertRate, stepExpertFlops } from './fp4-bf16-moe.js';
@@ -76,10 +77,37 @@ export function kvReadRate(
   return share > 0 ? r.mem * (share / MEM_EFF) : r.mem;
 }
 
-/** The release and loop a decode ran on (TimeOptions.engineVersion, v0Scheduler), where an engine's ROCm kernels differ. */
+/**
+ * The release and loop a decode ran on (TimeOptions.engineVersion, v0Scheduler), where an engine's ROCm kernels differ,
+ * and the attention backend the run named (TimeOptions.attentionBackend).
+ */
 export interface DecodeRelease {
   version?: string;
   v0?: boolean;
+  backend?: string;
+}
+
+/**
+ * Bytes a decode step reads beyond its cache where the engine's MLA decode runs two passes over it for this build
+ * (DecodeFeatureKernels.mlaTwoPass): the second pass reads each MLA layer's latent value columns again
+ * (ModelFacts.mlaValueShare of the layers' cached bytes, `kvGpu` over the step's attention layers), and the logits the
+ * first wrote, one per local query head and cached token, written once and read once. 0 elsewhere.
+ */
+export function mlaTwoPassBytes(
+  m: ModelFacts,
+  fw: FrameworkProfile,
+  r: GpuRates,
+  s: { batch: number; tp: number; ctx: number; kvGpu: number; release?: DecodeRelease },
+): number {
+  if (!m.mla || m.attnLayers <= 0) return 0;
+  const build = {
+    ...(s.release?.version === undefined ? {} : { version: s.release.version }),
+    ...(s.release?.backend === undefined ? {} : { attentionBackend: s.release.backend }),
+  };
+  if (fw.decodeFeatureKernels?.(m.modelType, r.cc, r.gfx, build)?.mlaTwoPass !== true) return 0;
+  const values = (s.kvGpu * m.mlaValueShare * m.mlaLayers) / m.attnLayers;
+  const heads = Math.max(1, m.heads / s.tp);
+  return values + 2 * MLA_TWO_PASS_LOGIT_BYTES * heads * m.mlaLayers * s.ctx * s.batch;
 }
 
 /** The longest sequence the split kernel takes in release `version` (the latest release's where none is named). */
@@ -283,9 +311,11 @@ export function stepCore(
   // The cache update's torch.cat (FrameworkProfile.kvAppendCopies) reads the step's cache and writes it again, in kernels
   // of its own before the attention's, at the memory rate.
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
+  // An MLA decode of two passes reads the latent's values and its logits again (mlaTwoPassBytes).
+  const reread = mlaTwoPassBytes(m, fw, r, { ...s, kvGpu: tr.kvGpu });
   const attention =
     Math.max(
-      tr.kvGpu /
+      (tr.kvGpu + reread) /
         kvReadRate(m, fw, r, {
           kvBlock: s.kvBlock,
           aiter: tr.aiter,

@@ -1,7 +1,11 @@
 /** A decode step's host side: eager dispatch, CUDA-graph gaps and generate()'s per-token work. */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { DecodeGraphBuild, FrameworkProfile } from '../memory/framework-profile.js';
-import type { DecodeFeatureKernels, TorchBiasedRouter } from '../memory/decode-feature-kernels.js';
+import type {
+  DecodeFeatureKernels,
+  EngineBuild,
+  TorchBiasedRouter,
+} from '../memory/decode-feature-kernels.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
@@ -227,6 +231,12 @@ export const qkNormKernelCount = (
   );
 };
 
+/** The build a timing ran, as the engines' per-build tables read it (EngineBuild). */
+export const buildOf = (t: TimeOptions | undefined): EngineBuild => ({
+  ...(t?.engineVersion === undefined ? {} : { version: t.engineVersion }),
+  ...(t?.attentionBackend === undefined ? {} : { attentionBackend: t.attentionBackend }),
+});
+
 /**
  * Kernels a decode step launches for the model's MLA layers, shared experts, biased grouped router and block-FP8
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
@@ -245,7 +255,7 @@ export function decodeFeatureKernels(
   t?: TimeOptions,
   gfx?: string,
 ): number {
-  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0, gfx);
+  const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0, gfx, buildOf(t));
   if (k === undefined) return 0;
   const router = biasedRouterKernels(m, k, t);
   const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0);
@@ -361,15 +371,24 @@ export const trtllmMoe16 = (
   cc: number,
   t?: TimeOptions,
 ): boolean =>
-  runsTrtllmMoe16(FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc), o, t);
+  runsTrtllmMoe16(
+    FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc, undefined, buildOf(t)),
+    o,
+    t,
+  );
 
 /**
  * Whether the engine runs this model's block-scaled FP8 experts through its TensorRT-LLM block-scale MoE on this GPU
  * (DecodeFeatureKernels.trtllmMoeBlockFp8): the checkpoint's FP8 weights on the blockwise path (block-fp8.ts).
  */
-export const trtllmMoeBlockFp8 = (m: ModelFacts, o: EstimateOptions, cc: number): boolean =>
-  FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc)?.trtllmMoeBlockFp8 === true &&
-  runsBlockFp8Path(m.arch, o, cc);
+export const trtllmMoeBlockFp8 = (
+  m: ModelFacts,
+  o: EstimateOptions,
+  cc: number,
+  t?: TimeOptions,
+): boolean =>
+  FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc, undefined, buildOf(t))
+    ?.trtllmMoeBlockFp8 === true && runsBlockFp8Path(m.arch, o, cc);
 
 /**
  * The norms a forward's all-reduces take into their kernels (FrameworkProfile.allReduceNormFusion), at `tokens` tokens

@@ -667,7 +667,7 @@ function moeLayersSeconds(
       ? tr.moeIssueBytes / (r.cuCycles * mi.bytesPerCuCycle) / m.moeLayers
       : 0;
   const fp4 = tr.q === 'cutlass' ? nativeFp4(o.weights) : null;
-  const latency = moeCallLatency(fw, r.cc, fp4, trtllmMoeBlockFp8(m, o, r.cc));
+  const latency = moeCallLatency(fw, r.cc, fp4, trtllmMoeBlockFp8(m, o, r.cc, t));
   // AITER's block-FP8 fused MoE on its ROCm targets: its K-loop floor in place of that latency (aiter-moe.ts).
   const aiter = aiterMoeSeconds(m, o, t, r, { w8a8: tr.q === 'cutlass', layerBytes });
   const call = aiter ?? moeCallSeconds(latency, m.moeLayers, Math.max(layerBytes / r.mem, issue));
@@ -710,7 +710,7 @@ export function decodeStepFigures(
     weightSeconds: weightT,
     kvBlock: o.kvBlockSize,
     unsplitLayers: unsplitTritonLayers(m, fw, t, { cc: r.cc, rows: B, tp }),
-    release: { version: t.engineVersion, v0: t.v0Scheduler === true }, // V0 or V1, and the release
+    release: { version: t.engineVersion, v0: t.v0Scheduler === true, backend: t.attentionBackend }, // and the backend named
     weights: o.weights, // the routed experts' GEMM rate (fp4-bf16-moe.ts)
     compiled: o.compile, // a compiled decode's cache is preallocated (transformers' StaticCache, gpt-fast's KVCache)
     tritonMoe: decodeTritonMoe(m, o, t, r, { batch: B, q: tr.q }), // padded rows, rate (moe-pad-rows.ts)

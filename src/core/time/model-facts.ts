@@ -72,6 +72,12 @@ export interface ModelFacts {
   mla: boolean;
   /** Text layers whose attention caches an MLA latent (LayerGroup.mlaCacheWidth). */
   mlaLayers: number;
+  /**
+   * The latent's value columns, kv_lora_rank (the input of the layers' kv_b linear), over its cached width (kv_lora_rank
+   * + the rope dims, LayerGroup.mlaCacheWidth): what a kernel reading only the values reads of each cached row. 0: no
+   * MLA layer, or none with a kv_b linear.
+   */
+  mlaValueShare: number;
   /** MoE layers with a shared expert: a down projection outside the routed experts (copies 1). */
   sharedExpertLayers: number;
   /** Text layers whose attention runs its own sparse-attention indexer (LayerGroup.attendTopK: DeepSeek Sparse Attention). */
@@ -107,18 +113,25 @@ function denseLinears(arch: Arch): { denseLinear: number; denseIn: number; dense
  */
 function mlaAndSharedLayers(
   arch: Arch,
-): Pick<ModelFacts, 'mla' | 'mlaLayers' | 'sharedExpertLayers' | 'indexerLayers'> {
+): Pick<
+  ModelFacts,
+  'mla' | 'mlaLayers' | 'mlaValueShare' | 'sharedExpertLayers' | 'indexerLayers'
+> {
   let mlaLayers = 0;
+  let mlaValueShare = 0;
   let sharedExpertLayers = 0;
   let indexerLayers = 0;
   for (const g of arch.groups) {
     if (g.name === 'vision') continue;
     if (g.mlaCacheWidth !== null) mlaLayers += g.count;
+    const kvb = g.linears.find((l) => l.role === 'kv_b');
+    if (g.mlaCacheWidth !== null && kvb !== undefined)
+      mlaValueShare = kvb.inFeatures / g.mlaCacheWidth;
     if (g.attendTopK !== undefined) indexerLayers += g.count;
     const shared = g.linears.some((l) => l.role === 'down' && l.copies === 1);
     if (g.experts > 1 && shared) sharedExpertLayers += g.count;
   }
-  return { mla: mlaLayers > 0, mlaLayers, sharedExpertLayers, indexerLayers };
+  return { mla: mlaLayers > 0, mlaLayers, mlaValueShare, sharedExpertLayers, indexerLayers };
 }
 
 /** The vision tower's block linears (weight elements): it runs over image patches only (time/vision.ts). */

@@ -4,9 +4,22 @@
  */
 import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.js';
 
-/** SGLang's attention backends on NVIDIA and AMD GPUs. */
-export type SglangAttentionBackend =
-  'fa3' | 'flashinfer' | 'trtllm_mha' | 'trtllm_mla' | 'triton' | 'aiter';
+/** SGLang's attention backends on NVIDIA and AMD GPUs (FlashMLA and CUTLASS MLA for MLA models only). */
+export const SGLANG_ATTENTION_BACKENDS = [
+  'fa3',
+  'flashinfer',
+  'trtllm_mha',
+  'trtllm_mla',
+  'triton',
+  'aiter',
+  'flashmla',
+  'cutlass_mla',
+] as const;
+export type SglangAttentionBackend = (typeof SGLANG_ATTENTION_BACKENDS)[number];
+
+/** A backend name as SGLang's `--attention-backend` takes it, if it is one of these. */
+export const sglangBackendNamed = (name: string | undefined): SglangAttentionBackend | undefined =>
+  SGLANG_ATTENTION_BACKENDS.find((b) => b === name);
 
 // The architectures FA3 is the default for on Hopper (utils/common.py is_fa3_default_architecture, sglang==0.5.6
 // wheel), by the model_type of their configs: Qwen2ForCausalLM, Llama4ForConditionalGeneration, LlamaForCausalLM,

@@ -32,9 +32,10 @@ import { isSm100 as sm100 } from '../../compute-capability.js';
 import {
   NO_FEATURE_KERNELS,
   type DecodeFeatureKernels,
+  type EngineBuild,
   type TorchBiasedRouter,
 } from '../../memory/decode-feature-kernels.js';
-import { sglangAttentionBackend } from './attention-backend.js';
+import { sglangMlaDecodeBackend, sglangMlaTwoPass, sglangTritonMlaCounted } from './mla-backend.js';
 
 export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   mlaLayer: 5, // deepseek_v2.py forward_absorb_*, trtllm_mla_backend.py forward_decode (sglang==0.5.6.post1)
@@ -45,6 +46,59 @@ export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   blockFp8PadSm90: 0, // DeepGEMM takes any M (no row pad)
   blockFp8Moe: 3, // fp8.py apply_with_router_logits: quantize, scale transpose, bias cast
   trtllmMoeBlockFp8: true, // fp8.py apply_with_router_logits: one trtllm_fp8_block_scale_moe call (sglang==0.5.6.post1)
+};
+
+/**
+ * DeepSeek-V3 (block-FP8 checkpoint) on SM100 with the Triton MLA backend, counted in the sglang==0.4.6.post2 wheel
+ * (https://pypi.org/project/sglang/0.4.6.post2/; the release's default there, mla-backend.ts, and what
+ * `--attention-backend triton` picks), whose JIT DeepGEMM is on for SM90 only (layers/quantization/deep_gemm.py
+ * `sm_version == 90`):
+ * - MLA (models/deepseek_v2.py `forward_absorb`): kv_b_proj's 128x128 blocks are requantized per tensor at load
+ *   (`post_load_weights` `block_quant_to_tensor_quant`), so each absorbed bmm is `per_tensor_quant_mla_fp8` (two Triton
+ *   kernels, layers/quantization/fp8_kernel.py) and `bmm_fp8`: beyond the chain, the q_a_layernorm, the q_b_proj GEMM,
+ *   W_UK's 3, the latent's `.contiguous()` copy before the kv_a_layernorm and that norm, the `torch.cat` of q and of k
+ *   before the Triton decode, the decode's second kernel (`_decode_softmax_reducev_fwd`, split-KV), W_UV's 3 and the
+ *   `flatten` copy of its transposed output: 14.
+ * - The shared expert: fused into the routed experts on SM90 and above (`determine_n_share_experts_fusion`,
+ *   n_share_experts_fusion = tp for DeepseekV3ForCausalLM with 256 experts): 0. The routed output's
+ *   `* routed_scaling_factor` (DeepseekV2MoE.forward_normal): 1 an MoE layer.
+ * - A block-FP8 linear (layers/quantization/fp8_utils.py `apply_w8a8_block_fp8_linear`): `per_token_group_quant_fp8`
+ *   before the GEMM: 1. The block-FP8 experts (fused_moe.py `invoke_fused_moe_kernel`): the same quantization before
+ *   each of the two GEMMs: 2.
+ * The grouped top-k with its correction bias (`biased_grouped_topk`) was not read: the chain's one top-k.
+ */
+export const SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  mlaLayer: 14, // deepseek_v2.py forward_absorb, fp8_kernel.py per_tensor_quant_mla_fp8 (sglang==0.4.6.post2)
+  moeLayer: 1, // DeepseekV2MoE.forward_normal: * routed_scaling_factor (sglang==0.4.6.post2)
+  blockFp8Linear: 1, // fp8_utils.py apply_w8a8_block_fp8_linear: per_token_group_quant_fp8 (sglang==0.4.6.post2)
+  blockFp8Moe: 2, // fused_moe.py invoke_fused_moe_kernel: per_token_group_quant_fp8 per GEMM (sglang==0.4.6.post2)
+};
+
+/**
+ * DeepSeek-V3 (block-FP8 checkpoint) on gfx942 with the Triton MLA backend, the only one that release takes on ROCm
+ * (mla-backend.ts), counted in the sglang==0.4.3 wheel (https://pypi.org/project/sglang/0.4.3/):
+ * - MLA (models/deepseek_v2.py `forward_absorb`): beyond the chain, kv_a_proj_with_mqa's GEMM (q_a_proj is apart),
+ *   the q_a_layernorm, the q_b_proj GEMM, W_UK's 3 (kv_b_proj's FP8 e4m3fnuz weight cast to BF16 and scaled every step,
+ *   "TODO(kernel): add bmm_fp8 for torch.float8_e4m3fnuz", then `torch.bmm`), its copy into q_input, the latent's
+ *   `.contiguous()` copy, the kv_a_layernorm and its copy back into k_input, 12 more for the rotary
+ *   (DeepseekScalingRotaryEmbedding.forward is torch there: the cos/sin gather, two `repeat_interleave`, and for q and
+ *   for k `_rotate_gptj`'s negation and stack, two products and their sum; layers/rotary_embedding.py), q_pe's and
+ *   k_pe's copies into q_input and k_input, the decode's second kernel (`_decode_softmax_reducev_fwd`), W_UV's 3 and
+ *   the `flatten` copy of its transposed output: 29.
+ * - The shared expert on the step's stream (DeepseekV2MoE.forward, no fusion in that release): its gate_up GEMM,
+ *   activation, down GEMM and the add: 4. The routed output's `* routed_scaling_factor`: 1 an MoE layer.
+ * - A block-FP8 linear (fp8_utils.py `apply_w8a8_block_fp8_linear`): `per_token_group_quant_fp8` before the GEMM: 1; the
+ *   block-FP8 experts (fused_moe.py): that quantization before each of the two GEMMs: 2.
+ * The grouped top-k with its correction bias was not read: the chain's one top-k.
+ */
+export const SGLANG_GFX942_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  mlaLayer: 29, // deepseek_v2.py forward_absorb, rotary_embedding.py DeepseekScalingRotaryEmbedding (sglang==0.4.3)
+  sharedExpert: 4, // DeepseekV2MoE.forward: shared_experts on the step's stream, then the add (sglang==0.4.3)
+  moeLayer: 1, // DeepseekV2MoE.forward: * routed_scaling_factor (sglang==0.4.3)
+  blockFp8Linear: 1, // fp8_utils.py apply_w8a8_block_fp8_linear: per_token_group_quant_fp8 (sglang==0.4.3)
+  blockFp8Moe: 2, // fused_moe.py: the activation's quantization before each GEMM (sglang==0.4.3)
 };
 
 /**
@@ -248,21 +302,44 @@ export const SGLANG_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
 };
 
 /**
- * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla backend it picks
- * on SM100 and on gfx942 (`gfx`, an AMD card's target), the DeepSeek Sparse Attention models on gfx942, Qwen3-Next on
- * CUDA, MiniMax-M2 on any GPU, Qwen3-MoE,
- * GLM-4.5/4.6, gpt-oss and Llama on SM100, and the grouped router of DeepSeek-V3, Kimi K2 and GLM-4.5 on other CUDA cards.
+ * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla attention backend
+ * and on gfx942's aiter (`gfx`, an AMD card's target), each where the build decodes MLA with that backend
+ * (mla-backend.ts: by release, or the backend the run named), the DeepSeek Sparse Attention models on gfx942,
+ * on SM100's Triton MLA in the release it was counted in (sglangTritonMlaCounted), Qwen3-Next on CUDA, MiniMax-M2 on any GPU, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100, and the grouped router
+ * of DeepSeek-V3, Kimi K2 and GLM-4.5 on other CUDA cards. A build whose Triton MLA decode runs two passes over the
+ * cache (mla-backend.ts sglangMlaTwoPass) says so beside them (mlaTwoPass).
  */
 export function sglangDecodeFeatureKernels(
   modelType: string,
   cc: number,
   gfx?: string,
+  build?: EngineBuild,
 ): DecodeFeatureKernels | undefined {
-  if (gfx === 'gfx942' && (modelType === 'deepseek_v3' || modelType === 'kimi_k2'))
-    return SGLANG_GFX942_DEEPSEEK_KERNELS;
+  const k = releaseFeatureKernels(modelType, cc, gfx, build);
+  if (!sglangMlaTwoPass(modelType, cc, build)) return k;
+  return { ...(k ?? NO_FEATURE_KERNELS), mlaTwoPass: true };
+}
+
+function releaseFeatureKernels(
+  modelType: string,
+  cc: number,
+  gfx: string | undefined,
+  build: EngineBuild | undefined,
+): DecodeFeatureKernels | undefined {
+  const deepseek = modelType === 'deepseek_v3' || modelType === 'kimi_k2';
+  const mlaBackend = sglangMlaDecodeBackend(modelType, cc, build);
+  if (gfx === 'gfx942' && deepseek && mlaBackend === 'aiter') return SGLANG_GFX942_DEEPSEEK_KERNELS;
+  if (
+    gfx === 'gfx942' &&
+    deepseek &&
+    mlaBackend === 'triton' &&
+    sglangTritonMlaCounted(build, true)
+  )
+    return SGLANG_GFX942_TRITON_MLA_DEEPSEEK_KERNELS;
   if (gfx === 'gfx942' && DSA_MODEL_TYPES.includes(modelType)) return SGLANG_GFX942_DSA_KERNELS;
-  if (sglangAttentionBackend(modelType, true, cc) === 'trtllm_mla')
-    return SGLANG_SM100_DEEPSEEK_KERNELS;
+  if (deepseek && mlaBackend === 'trtllm_mla') return SGLANG_SM100_DEEPSEEK_KERNELS;
+  if (deepseek && sm100(cc) && mlaBackend === 'triton' && sglangTritonMlaCounted(build, false))
+    return SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS;
   if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
   if (modelType === 'minimax_m2') return SGLANG_MINIMAX_M2_KERNELS;
   if (!sm100(cc))
