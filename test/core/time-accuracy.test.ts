@@ -532,16 +532,17 @@ describe('time model accuracy on the shipped throughput set', () => {
   // DeepSpeed gist table, carried as measured (+36% to +124%, the source's common offset and its offload rows), put the
   // p90 at 37.6%: the bar is 38% until they are explained.
   // p90 39%: prime-rl's two Qwen3-30B-A3B LoRA RL rows (+59%, +51%) entered as known misses.
-  // Median 10.5%, p90 39.5%: four more prime-rl LoRA RL result files (PRIMERL_RL_LORA_SWEEP_ROWS, scored before any
-  // model change: -13%, -16%, +45%, +38%) took them from 9.9% and 39.0% to 10.3% and 39.2%.
-  it('out-of-sample training rows: median |error| <= 10.5%, p90 <= 39.5%', () => {
+  // Median 10.5%: four more prime-rl LoRA RL result files (PRIMERL_RL_LORA_SWEEP_ROWS, scored before any model change:
+  // -13%, -16%, +45%, +38%) took it from 9.9% to 10.3% (the p90 39.0% -> 39.2%, back to 39.0% with the eager loss of
+  // the builds that compiled the model alone, TimeOptions.eagerLoss).
+  it('out-of-sample training rows: median |error| <= 10.5%, p90 <= 39%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.105);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.395);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
   it('scores every scorable case (1255: 1240 out of sample, 15 in sample) with a finite estimate', () => {
@@ -3155,7 +3156,7 @@ describe('time model on the CoursIA GRPO probe and philschmid rows', () => {
       'coursia-probe-grpo-qwen3-14b-4090-g16-c160': 1.116,
     };
     for (const [id, e] of Object.entries(first)) {
-      expect(err[id]!, id).toBeGreaterThan(0);
+      expect(err[id]!, id).toBeGreaterThan(-0.05);
       expect(err[id]!, id).toBeLessThanOrEqual(e + 0.005);
     }
     expect(Math.abs(err['philschmid-dpo-dolphin-mistral-7b-qlora-h100']!)).toBeLessThanOrEqual(
@@ -3319,7 +3320,9 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
     }
   });
 
-  it('the prime-rl rows too fast, no further off than first scored', () => {
+  // The SFT loop's loss runs eager over the logits cast to fp32 (loss_compile 'off', TimeOptions.eagerLoss): the 0.6B
+  // row at 16,384 tokens reads -0.9%, the rest still too fast.
+  it('the prime-rl rows no further off than first scored, none more than 5% slow', () => {
     const first: Record<string, number> = {
       'primerl-sft-qwen3-0.6b-1xa6000-s8192': 0.313,
       'primerl-sft-qwen3-0.6b-1xh100-s16384': 0.038,
@@ -3335,7 +3338,7 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
       'primerl-sft-qwen3-4b-8xh200-s16384': 0.207,
     };
     for (const [id, e] of Object.entries(first)) {
-      expect(err[id]!, id).toBeGreaterThan(0);
+      expect(err[id]!, id).toBeGreaterThan(-0.05);
       expect(err[id]!, id).toBeLessThanOrEqual(e + 0.005);
     }
   });
@@ -3483,7 +3486,7 @@ describe('time model on the whyNLP/tinyllama README rows', () => {
       'whynlp-tinyllama-8xa6000-b8': 0.342,
     };
     for (const [id, e] of Object.entries(first)) {
-      expect(err[id]!, id).toBeGreaterThan(0);
+      expect(err[id]!, id).toBeGreaterThan(-0.05);
       expect(err[id]!, id).toBeLessThanOrEqual(e + 0.005);
     }
   });
@@ -3639,7 +3642,7 @@ describe("time model on Transformer Engine's HF baselines and Soup's attention a
       'soup378-h100-l31-8b-lora-r16-fa2-liger': 0.393,
     };
     for (const [id, e] of Object.entries(first)) {
-      expect(err[id]!, id).toBeGreaterThan(0);
+      expect(err[id]!, id).toBeGreaterThan(-0.05);
       expect(err[id]!, id).toBeLessThanOrEqual(e + 0.005);
     }
   });
