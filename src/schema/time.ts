@@ -336,6 +336,15 @@ export interface TimeOptions {
    */
   sdpaCudnn?: boolean;
   /**
+   * The engine build ran its loss uncompiled whatever --compile said, the engine profile's loss.compiledWithModel aside
+   * (torchtitan from 2024-12-18 to 2025-02-20, train.py @9dec370: "compiling loss function causes CUDA errors, turning
+   * off for now"; prime-rl's trainer compiles each decoder layer alone, `apply_compile` in
+   * src/prime_rl/trainer/model.py @b798a90d, and its SFT loop runs torch CrossEntropyLoss over the logits cast
+   * `.float()`, sft/train.py): the loss's logit traffic is the eager loss's (time/train-work.ts). No flag sets it;
+   * `validate --throughput` does for rows of such builds (their `loss_compile`), as EstimateContext.eagerLoss for memory.
+   */
+  eagerLoss?: boolean;
+  /**
    * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
    * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
    * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).

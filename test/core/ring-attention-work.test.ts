@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { modelFacts, trainWork } from '../../src/core/time/index.js';
-import { ringExposedSeconds } from '../../src/core/time/train-ring-attention.js';
+import { ringExchangeBytes, ringExposedSeconds } from '../../src/core/time/train-ring-attention.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
@@ -43,8 +43,9 @@ describe("torch's ring attention around a context-parallel rank", () => {
     const eager = ring({ cp: 8 });
     const compiled = ring({ cp: 8, compile: true });
     const eq = (65536 / 8) * m.attnWidth * m.attnLayers;
-    // The last rank's 7 whole-q merges and the two casts (12 B), less the K/V concatenations.
-    const kv = (2 * (65536 / 8) * m.kvWidth * m.attnLayers * 2 * 2) / eq;
+    // The last rank's 7 whole-q merges and the two casts (12 B), less the K/V concatenations (torchtitan repeats the
+    // k/v heads to the query's before SDPA: q-wide K/V).
+    const kv = (2 * (65536 / 8) * m.attnWidth * m.attnLayers * 2 * 2) / eq;
     expect(eager.fwdBytes / eq).toBeCloseTo(12 + 7 * 38 + 7 * kv, 6);
     expect(compiled.fwdBytes / eq).toBeCloseTo(12 + 7 * 10 + kv, 6);
     expect(eager.fwdPasses).toBe(2); // the forward and full checkpointing's recompute
@@ -60,6 +61,52 @@ describe("torch's ring attention around a context-parallel rank", () => {
         // The K/V all-gather brings the other ranks' shards: (cp - 1) of the rank's own.
         expect(b.gatherBytes / a.gatherBytes).toBeCloseTo((2 * cp - 1) / (cp - 1), 9);
       }),
+    );
+  });
+
+  it("exchanges K/V at the width SDPA receives them: torchtitan's repeated heads, the k/v heads elsewhere", () => {
+    // torchtitan at pytorch/torchtitan@9dec370 models/llama/model.py: repeat_kv(xk, n_rep) before
+    // F.scaled_dot_product_attention, so the ring gathers and sends heads / kv heads (32 / 8) times the k/v heads' bytes.
+    const sdpa = ring({ cp: 8, attention: 'sdpa' });
+    const layers = m.attnLayers;
+    expect(sdpa.gatherBytes).toBeCloseTo(layers * 7 * 2 * (65536 / 8) * m.attnWidth * 2, 0);
+    expect(sdpa.sendBytes).toBeCloseTo(layers * 2 * (65536 / 8) * m.attnWidth * 4, 0);
+    expect(m.attnWidth / m.kvWidth).toBe(4);
+    const own = trainWork(
+      m,
+      optionsFromFlags({ ...flags, framework: 'hf', seq: 65536, cp: 8, attention: 'flash' }),
+      t,
+    ).ring;
+    expect(own.gatherBytes).toBeCloseTo(layers * 7 * 2 * (65536 / 8) * m.kvWidth * 2, 0);
+    // transformers' SDPA without a mask passes enable_gqa=True instead of repeat_kv (use_gqa_in_sdpa).
+    const gqa = trainWork(
+      m,
+      optionsFromFlags({ ...flags, framework: 'hf-fsdp', seq: 65536, cp: 8, attention: 'sdpa' }),
+      t,
+    ).ring;
+    expect(gqa.gatherBytes).toBeCloseTo(own.gatherBytes, 0);
+  });
+
+  it('more context parallelism never lowers the bytes a GPU exchanges, at a fixed sequence', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(1, 2, 4, 8),
+        fc.constantFrom(8192, 32768, 131072),
+        fc.constantFrom('sdpa', 'flash'),
+        fc.boolean(),
+        (cp, seq, attention, compile) => {
+          const framework = attention === 'flash' ? 'hf' : 'torchtitan';
+          const at = (c: number) =>
+            ringExchangeBytes(
+              trainWork(
+                m,
+                optionsFromFlags({ ...flags, framework, seq, cp: c, attention, compile, gpus: 16 }),
+                t,
+              ).ring,
+            );
+          expect(at(cp * 2)).toBeGreaterThanOrEqual(at(cp));
+        },
+      ),
     );
   });
 

@@ -51,6 +51,7 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   fusedSwiglu: boolean;
   /** GQA keys/values are expanded to all query heads before SDPA (repeat_kv) and saved so. */
   sdpaExpandsKv: boolean;
+  sdpaGqaUnmasked?: boolean; // unmasked calls (the cp ring's) take the k/v heads with enable_gqa, not repeat_kv
   /** SDPA takes no logit soft-cap: a soft-capped model (Gemma 2) trains without it under sdpa (plan/quality.ts). */
   sdpaDropsSoftcap?: boolean;
   /** The attention output is copied contiguous before o_proj (transpose(1,2).contiguous()). */

@@ -6,7 +6,8 @@
  * K/V (`_ContextParallelOptions.rotate_method`; torchtitan's `context_parallel_rotate_method` "allgather" at
  * pytorch/torchtitan@9dec370 config_manager.py), merges in fp32 (`convert_to_f32` True) and balances causal work
  * round-robin (`enable_load_balance` True). Per attention layer and pass, for a rank's q of Eq elements, k and v of
- * Ekv and c bytes an element in the compute dtype:
+ * Ekv (at the width SDPA receives them: `ringKvWidth`, the query's where the engine repeats the k/v heads first) and c
+ * bytes an element in the compute dtype:
  * - forward: the K/V shard is all-gathered once (`ft_c.all_gather_tensor`, async) and waited on at the second block,
  *   so the gather hides behind the first block only, the local causal one: 1 / cp of the rank's attention. Each later
  *   block's output merges into fp32 (`_SDPAMerger._merge_one`): the block cast to fp32 (c + 4 B an element), out -
@@ -41,6 +42,34 @@ const FP32_WRITE = 4;
 // _attention.py `_partial_update`): 4 + 4 B an element.
 const ACC_COPY_BYTES = 8;
 
+/**
+ * The width of the K (and of the V) the ring exchanges: what the engine hands SDPA, which `_templated_ring_attention`
+ * gathers, concatenates and sends as it receives them (`key`, `value`; pytorch/pytorch@0123248a _attention.py). An
+ * engine that repeats the k/v heads to the query's before SDPA (FrameworkProfile.sdpaExpandsKv, the rule
+ * memory/activations.ts applies to the saved K/V; torchtitan at pytorch/torchtitan@9dec370 models/llama/model.py:
+ * `repeat_kv(xk, self.n_rep)` then `F.scaled_dot_product_attention`) moves heads / kv heads times the k/v heads' bytes.
+ */
+export function ringKvWidth(
+  m: Pick<ModelFacts, 'attnWidth' | 'kvWidth'>,
+  o: EstimateOptions,
+): number {
+  const fw = FRAMEWORKS[o.framework];
+  // The ring's calls are causal and unmasked: an engine whose SDPA then takes the k/v heads with enable_gqa
+  // (FrameworkProfile.sdpaGqaUnmasked, transformers' use_gqa_in_sdpa) hands them over unrepeated.
+  const sdpaExpands = fw.sdpaExpandsKv && fw.sdpaGqaUnmasked !== true;
+  const expand = o.attention !== 'flash' && (o.attention === 'eager' || sdpaExpands);
+  return expand ? m.attnWidth : m.kvWidth;
+}
+
+/**
+ * Bytes a rank receives in one micro-batch's ring exchanges (module comment): the K/V all-gather of each forward pass and
+ * of the backward, and the dk/dv send of each of the backward's cp blocks, the last waited on after the loop.
+ */
+export function ringExchangeBytes(ring: RingComm): number {
+  if (ring.group <= 1) return 0;
+  return (ring.fwdPasses + 1) * ring.gatherBytes + ring.group * ring.sendBytes;
+}
+
 export const NO_RING: RingComm = {
   fwdBytes: 0,
   bwdBytes: 0,
@@ -63,7 +92,7 @@ export function ringAttentionWork(
   const layers = m.attnLayers / w.pp;
   const c = o.compute === 'fp32' ? 4 : 2;
   const eq = (w.tokens * m.attnWidth) / w.tp;
-  const ekv = (2 * w.tokens * m.kvWidth) / w.tp;
+  const ekv = (2 * w.tokens * ringKvWidth(m, o)) / w.tp;
   const blocks = cp - 1;
   const casts = 2 * (c + FP32_WRITE);
   const merge = w.compiled ? c + ACC_COPY_BYTES : c + FP32_WRITE + MERGE_FP32_BYTES;

@@ -301,7 +301,8 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
     4 * tokens * o.seq * (m.attnWidth / tp) * layersHere * (m.attnLayers / m.layers) * causalShare +
     (tokens * m.recurrentFlopsPerToken * (layersHere / m.layers)) / tp;
   const ligerLoss = w.liger && t.trainerReadsLogits !== true; // not under TimeOptions.trainerReadsLogits
-  const fusedLoss = chunkedLossFuses(o) || compiled || ligerLoss;
+  // A build that ran its loss uncompiled under --compile (TimeOptions.eagerLoss) reads the logits as eager code does.
+  const fusedLoss = chunkedLossFuses(o) || (compiled && t.eagerLoss !== true) || ligerLoss;
   const elem =
     tokens *
       layersHere *

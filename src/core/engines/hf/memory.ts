@@ -128,6 +128,9 @@ export const HF_MEMORY: FrameworkProfile = {
   eagerFp32RmsNorm: true, // LlamaRMSNorm: hidden_states.to(torch.float32) ... weight * hs.to(input_dtype)
   fusedSwiglu: false, // LlamaMLP: down_proj(act_fn(gate_proj(x)) * up_proj(x))
   sdpaExpandsKv: true, // sdpa_attention_forward: repeat_kv(key, n_rep) before SDPA
+  // ... unless `use_gqa_in_sdpa(attention_mask, key)`: torch >= 2.5 and no mask, then SDPA's enable_gqa=True with the k/v
+  // heads as they are (transformers 5.14.1 integrations/sdpa_attention.py).
+  sdpaGqaUnmasked: true,
   // transformers 5.14.1 integrations/sdpa_attention.py sdpa_attention_forward takes no softcap (flash_attention_forward
   // and gemma2's eager_attention_forward apply the softcap=attn_logit_softcapping that Gemma2Attention passes).
   sdpaDropsSoftcap: true,
@@ -361,6 +364,7 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   eagerFp32RmsNorm: true,
   fusedSwiglu: false,
   sdpaExpandsKv: true,
+  sdpaGqaUnmasked: true, // the same transformers attention functions as HF_MEMORY
   sdpaDropsSoftcap: true, // the same transformers attention functions as HF_MEMORY
   attnOutputCopy: true,
   fusedQkvView: false,
