@@ -12,7 +12,6 @@ import type {
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { V0EngineProfile } from './v0-engine-profile.js';
-import type { ZeroHooksProfile } from './zero-hooks-profile.js';
 import type { QuantLinearProfile } from './quant-linear-profile.js';
 import type { LoraForwardHost, LoraPathCost } from './lora-path-profile.js';
 import type { PiecewiseAttentionCalls } from './piecewise-attention-profile.js';
@@ -28,7 +27,7 @@ export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './lay
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
-import type { GradClip, MoeLoopTraffic, Zero2BucketReduce } from './trainer-loop-profile.js';
+import type { GradClip, MoeLoopTraffic, ShardedTrainingProfile } from './trainer-loop-profile.js';
 
 /** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
 export type GradReduceWidth = 'grad' | 'compute' | number;
@@ -42,7 +41,8 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
-export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile, V0EngineProfile {
+export interface FrameworkProfile
+  extends EagerLayerProfile, QuantLinearProfile, V0EngineProfile, ShardedTrainingProfile {
   id: Framework;
   name: string;
   /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
@@ -236,20 +236,6 @@ export interface FrameworkProfile extends EagerLayerProfile, QuantLinearProfile,
   moeDense?: readonly string[];
   /** Time: the engine can shard experts over ranks (expert parallelism, all-to-all token dispatch). */
   expertParallel: boolean;
-  /**
-   * Time: context parallelism runs as Ulysses (time/train-sequence-parallel.ts): all-to-alls around each attention
-   * turn the rank's sequence shard of every head into every position of its heads' shard and back. Absent: torch's
-   * ring attention (its K/V rotation is not timed).
-   */
-  cpAllToAll?: true;
-  /** Time: the engine's ZeRO hooks (DeepSpeed's: ZeroHooksProfile). Absent: none (FSDP gathers whole units). */
-  zeroHooks?: ZeroHooksProfile;
-  zero2BucketReduce?: Zero2BucketReduce; // Time: ZeRO-2's bucket collective and copies. Absent: a reduce-scatter
-  /** Time: the engine's FSDP for these options is FSDP2 (torch's `fully_shard`), whose copies on the compute stream
-   * time/fsdp2-copies.ts prices. Absent: never (FlatParameter FSDP1, DeepSpeed's ZeRO, or no FSDP). */
-  fsdp2?: (o: EstimateOptions) => boolean;
-  recomputeInUnit?: boolean; // full recompute runs inside each sharded unit, on its backward's gather (time/train-comm-work.ts)
-  reentrantCheckpoint?: true; // its own layer checkpoint is reentrant: FSDP gathers for the recompute (time/fsdp-unshard-order.ts)
   /** Serving: the engine serves many LoRA adapters on one base (preallocated adapter slots). */
   multiLora?: boolean;
   /**
