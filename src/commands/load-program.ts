@@ -42,14 +42,18 @@ const INTERRUPT_BUDGET = 9 * 67_584;
  *   when the heap is set up (set with setFlagsFromString it left a test's scavenge count as it was), so it would
  *   take the command line (a `#!/usr/bin/env -S node ...` shebang, which `node dist/cli.js` skips, or a re-exec:
  *   a second Node start-up); and the flag is part of the flag hash a code cache is checked against (v8/v8
- *   src/flags/flags.cc FlagList::Hash), so a cache trained under it is rejected where the flag is missing.
+ *   src/flags/flags.cc FlagList::Hash), so a cache trained under it is rejected where the flag is missing (the
+ *   other way round, 64 MB with this build's cache: the estimate 42% slower, the plans 6-9%).
  * - `--always-sparkplug` (baseline code for every function on its first call): plans unchanged, estimate 13% slower;
  *   `--no-lazy-feedback-allocation`: grpo-qwen2.5-7b 5% slower, estimate 8% slower. Both change the flag hash.
  * - `--maglev`: read-only false in Node 20's V8 11.3, which is built without V8_ENABLE_MAGLEV (nodejs/node
  *   deps/v8/src/flags/flag-definitions.h: DEFINE_BOOL_READONLY(maglev, false, ...)); setting it does nothing
  *   (`--trace-opt` shows TurboFan targets only) and the cache stays accepted.
- * - `--single-threaded-gc`, `--no-parallel-scavenge`, `--no-concurrent-recompilation`: caches stay accepted; CPU
- *   within 1% but for the last on bench-everything (5% less), which moves compiles onto the main thread.
+ * - `--single-threaded-gc`, `--no-parallel-scavenge`: the cache stays accepted; CPU within 1%.
+ * - `--no-concurrent-recompilation`: the cache stays accepted, the plans take 1-5% less CPU, but TurboFan then
+ *   compiles on the main thread: its CPU time (/proc/self/task) went 1.53 -> 1.77 s on grpo-qwen2.5-7b and
+ *   1.45 -> 1.86 s on bench-everything (means of 7), and the main thread's time sets a plan's wall time on an
+ *   idle machine.
  */
 export function tuneV8(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
