@@ -32,28 +32,8 @@ export const WRITE_CODE_CACHE_ENV = 'VRAMPLAN_WRITE_CODE_CACHE';
 const INTERRUPT_BUDGET = 9 * 67_584;
 
 /**
- * The V8 settings the program runs under (once per process, before its code is compiled). Measured and left out
- * (CPU time of a cold `plan` of grpo-qwen2.5-7b and bench-everything and of a cold `estimate`, paired ratios of 7-9
- * interleaved runs on the shared 2-core VM at load 6-11, Node 20.20, each with a code cache trained under its
- * flags; `node --v8-options` for the flags):
- * - `--max-semi-space-size` 16 or 64 (MB): the plans within 2% either way, the estimate 7-10% slower. A plan's
- *   scavenges copy the search's memo tables (memory surfaces, train works, configurations: about 40 MB live at 60%
- *   of grpo-qwen2.5-7b's rows, 5 MB after it), which outlive any young generation. V8 sizes the young generation
- *   when the heap is set up (set with setFlagsFromString it left a test's scavenge count as it was), so it would
- *   take the command line (a `#!/usr/bin/env -S node ...` shebang, which `node dist/cli.js` skips, or a re-exec:
- *   a second Node start-up); and the flag is part of the flag hash a code cache is checked against (v8/v8
- *   src/flags/flags.cc FlagList::Hash), so a cache trained under it is rejected where the flag is missing (the
- *   other way round, 64 MB with this build's cache: the estimate 42% slower, the plans 6-9%).
- * - `--always-sparkplug` (baseline code for every function on its first call): plans unchanged, estimate 13% slower;
- *   `--no-lazy-feedback-allocation`: grpo-qwen2.5-7b 5% slower, estimate 8% slower. Both change the flag hash.
- * - `--maglev`: read-only false in Node 20's V8 11.3, which is built without V8_ENABLE_MAGLEV (nodejs/node
- *   deps/v8/src/flags/flag-definitions.h: DEFINE_BOOL_READONLY(maglev, false, ...)); setting it does nothing
- *   (`--trace-opt` shows TurboFan targets only) and the cache stays accepted.
- * - `--single-threaded-gc`, `--no-parallel-scavenge`: the cache stays accepted; CPU within 1%.
- * - `--no-concurrent-recompilation`: the cache stays accepted, the plans take 1-5% less CPU, but TurboFan then
- *   compiles on the main thread: its CPU time (/proc/self/task) went 1.53 -> 1.77 s on grpo-qwen2.5-7b and
- *   1.45 -> 1.86 s on bench-everything (means of 7), and the main thread's time sets a plan's wall time on an
- *   idle machine.
+ * The V8 settings the program runs under (once per process, before its code is compiled). Other flags were measured
+ * and left out: docs/performance.md "V8 flags measured and left out".
  */
 export function tuneV8(): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
