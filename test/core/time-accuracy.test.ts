@@ -533,8 +533,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1257: 1242 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1257);
+  it('scores every scorable case (1259: 1244 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1259);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1518,8 +1518,9 @@ const FIELD_BARS = {
   // GPUStack's GLM-5.2 page (docs/performance-lab/glm-5.2/h200.md; zai-org/GLM-5.2-FP8 on eight H200s, SGLang v0.5.14,
   // 1000 requests of 8K in / 1K out at 512 in flight): TP 8 +20.0%, TP 8 with DP attention over 8 ranks +72.4% and the
   // same at --mem-fraction-static 0.85 -12.1%, scored before any change (docs/time-model.md "GLM-5.2 FP8 on eight H200
-  // under SGLang, and SGLang's default fused_moe tiles").
-  'gpsglm52 kind:serving engine:sglang': { count: 3, median: 0.2, p90: 0.725 },
+  // under SGLang, and SGLang's default fused_moe tiles"); the same page's DP-attention runs at --mem-fraction-static 0.8
+  // (+14.2%) and with --ep-size 8 (+84.8%), scored before any change.
+  'gpsglm52 kind:serving engine:sglang': { count: 5, median: 0.195, p90: 0.849 },
   // GPUStack's GLM-4.x page (docs/performance-lab/glm-4.x/h200.md; zai-org/GLM-4.6 bf16 over TP 8 on eight H200s, vLLM
   // v0.11.0 and SGLang v0.5.3, ShareGPT bursts of 1000): vLLM +48.7%, SGLang +21.2% scored before any change; +46.7% and
   // +20.3% with the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts). The same page's
@@ -1661,8 +1662,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 725 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(725);
+  it('scores the 727 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(727);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2082,8 +2083,9 @@ const ENGINE_BARS = {
   // three DeepSeek-V3-0324 DP-attention runs on eight H200s (first, second and fifth run after an emptied DeepGEMM
   // cache: +3516.7%, +461.0%, +281.1%, scored before any change; the two cold-cache runs then carried unscored): 180 rows.
   // With GPUStack's three GLM-4.6-FP8 runs on eight H200s under SGLang v0.5.3 (TP 8 +41.0%, TP 4 +18.3%, TP 4 with
-  // EP 4 +25.7%, scored before any change): 183 rows.
-  'serving engine:sglang': { count: 183, median: 0.185, p90: 0.892 },
+  // EP 4 +25.7%, scored before any change): 183 rows. With GPUStack's two further GLM-5.2 DP-attention runs on eight
+  // H200s (--mem-fraction-static 0.8 +14.2%, --ep-size 8 +84.8%, scored before any change): 185 rows.
+  'serving engine:sglang': { count: 185, median: 0.185, p90: 0.892 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
