@@ -1423,8 +1423,9 @@ const FIELD_BARS = {
   // vllm-project/vllm#22331: gpt-oss-120b on one A100 80GB, one stream through Triton attention, scored before any
   // model change: +48.8% (the Marlin MXFP4 step at one token, docs/time-model.md Known misses).
   'vllm22331 kind:serving engine:vllm': { count: 1, median: 0.488, p90: 0.488 },
-  // sgl-project/sglang#9359: gpt-oss-120b on 4x B200 with DP attention and EP 4, 2,560 in flight, per rank: -9.7%.
-  'sglang9359 kind:serving engine:sglang': { count: 1, median: 0.098, p90: 0.098 },
+  // sgl-project/sglang#9359: gpt-oss-120b on 4x B200 with DP attention and EP 4, 2,560 in flight, per rank: -9.7%;
+  // -12.2% with each prompt's tokens through the extend steps' all-reduces (time/expert-parallel.ts extendGatherSeconds).
+  'sglang9359 kind:serving engine:sglang': { count: 1, median: 0.122, p90: 0.122 },
   // vllm-project/vllm#6677's Llama-3-8B-Instruct-FP8 (per-tensor W8A8) on one L40S, ShareGPT at 1 req/s under vLLM of
   // late July 2024 (V0): CUTLASS -26.0%, torch._scaled_mm -21.0% (the V0 step, as the crusoe-cookbook L40S rows).
   'vllm6677 kind:serving engine:vllm': { count: 2, median: 0.235, p90: 0.26 },
@@ -1519,8 +1520,9 @@ const FIELD_BARS = {
   // 1000 requests of 8K in / 1K out at 512 in flight): TP 8 +20.0%, TP 8 with DP attention over 8 ranks +72.4% and the
   // same at --mem-fraction-static 0.85 -12.1%, scored before any change (docs/time-model.md "GLM-5.2 FP8 on eight H200
   // under SGLang, and SGLang's default fused_moe tiles"); the same page's DP-attention runs at --mem-fraction-static 0.8
-  // (+14.2%) and with --ep-size 8 (+84.8%), scored before any change.
-  'gpsglm52 kind:serving engine:sglang': { count: 5, median: 0.195, p90: 0.849 },
+  // (+14.2%) and with --ep-size 8 (+84.8%), scored before any change. With SGLang's DP-attention gathers (every layer,
+  // each prompt's tokens through the extend steps' all-reduces): the DP-attention rows +55.5%, -20.8%, +3.1%, +66.9%.
+  'gpsglm52 kind:serving engine:sglang': { count: 5, median: 0.208, p90: 0.67 },
   // GPUStack's GLM-4.x page (docs/performance-lab/glm-4.x/h200.md; zai-org/GLM-4.6 bf16 over TP 8 on eight H200s, vLLM
   // v0.11.0 and SGLang v0.5.3, ShareGPT bursts of 1000): vLLM +48.7%, SGLang +21.2% scored before any change; +46.7% and
   // +20.3% with the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts). The same page's
@@ -1654,8 +1656,9 @@ const FIELD_BARS = {
   // (DeepGEMM on by default, compiled on first use), 512 random 1000/10 requests at 128 in flight, the first, second
   // and fifth run after `rm -rf ~/.deep_gemm`: +3516.7%, +461.0%, +281.1% (scored before any change); the first two
   // hold the JIT compiles the model does not price (docs/time-model.md "One-time costs inside a measured run") and are
-  // carried unscored, the fifth (warm cache) is scored.
-  'sglang4858 kind:serving engine:sglang': { count: 1, median: 2.82, p90: 2.82 },
+  // carried unscored, the fifth (warm cache) is scored. +181.5% with SGLang's DP-attention gathers as that release runs
+  // them: all-reduces of the ranks' summed tokens in every layer, each prompt's tokens in them (extendGatherSeconds).
+  'sglang4858 kind:serving engine:sglang': { count: 1, median: 1.816, p90: 1.816 },
   // Isambard-AI's distributed-inference tutorial: gpt-oss-120b over TP 4 on one node of four GH200 under vLLM 0.15.1,
   // 1K / 1K random prompts at 512 in flight, its mean TPOT: +43.9% (scored before any change).
   'isambard kind:serving engine:vllm': { count: 1, median: 0.44, p90: 0.44 },
