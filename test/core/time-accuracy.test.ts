@@ -547,8 +547,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1266: 1251 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1266);
+  it('scores every scorable case (1268: 1253 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1268);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1440,8 +1440,9 @@ const FIELD_BARS = {
   // vllm-project/vllm#22331: gpt-oss-120b on one A100 80GB, one stream through Triton attention, scored before any
   // model change: +48.8% (the Marlin MXFP4 step at one token, docs/time-model.md Known misses).
   'vllm22331 kind:serving engine:vllm': { count: 1, median: 0.488, p90: 0.488 },
-  // sgl-project/sglang#9359: gpt-oss-120b on 4x B200 with DP attention and EP 4, 2,560 in flight, per rank: -9.7%.
-  'sglang9359 kind:serving engine:sglang': { count: 1, median: 0.098, p90: 0.098 },
+  // sgl-project/sglang#9359: gpt-oss-120b on 4x B200 with DP attention and EP 4, 2,560 in flight, per rank: -9.7%;
+  // -12.2% with each prompt's tokens through the extend steps' all-reduces (time/expert-parallel.ts extendGatherSeconds).
+  'sglang9359 kind:serving engine:sglang': { count: 1, median: 0.122, p90: 0.122 },
   // vllm-project/vllm#6677's Llama-3-8B-Instruct-FP8 (per-tensor W8A8) on one L40S, ShareGPT at 1 req/s under vLLM of
   // late July 2024 (V0): CUTLASS -26.0%, torch._scaled_mm -21.0% (the V0 step, as the crusoe-cookbook L40S rows).
   'vllm6677 kind:serving engine:vllm': { count: 2, median: 0.235, p90: 0.26 },
@@ -1535,8 +1536,10 @@ const FIELD_BARS = {
   // GPUStack's GLM-5.2 page (docs/performance-lab/glm-5.2/h200.md; zai-org/GLM-5.2-FP8 on eight H200s, SGLang v0.5.14,
   // 1000 requests of 8K in / 1K out at 512 in flight): TP 8 +20.0%, TP 8 with DP attention over 8 ranks +72.4% and the
   // same at --mem-fraction-static 0.85 -12.1%, scored before any change (docs/time-model.md "GLM-5.2 FP8 on eight H200
-  // under SGLang, and SGLang's default fused_moe tiles").
-  'gpsglm52 kind:serving engine:sglang': { count: 3, median: 0.2, p90: 0.725 },
+  // under SGLang, and SGLang's default fused_moe tiles"); the same page's DP-attention runs at --mem-fraction-static 0.8
+  // (+14.2%) and with --ep-size 8 (+84.8%), scored before any change. With SGLang's DP-attention gathers (every layer,
+  // each prompt's tokens through the extend steps' all-reduces): the DP-attention rows +55.5%, -20.8%, +3.1%, +66.9%.
+  'gpsglm52 kind:serving engine:sglang': { count: 5, median: 0.208, p90: 0.67 },
   // GPUStack's GLM-4.x page (docs/performance-lab/glm-4.x/h200.md; zai-org/GLM-4.6 bf16 over TP 8 on eight H200s, vLLM
   // v0.11.0 and SGLang v0.5.3, ShareGPT bursts of 1000): vLLM +48.7%, SGLang +21.2% scored before any change; +46.7% and
   // +20.3% with the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts). The same page's
@@ -1676,16 +1679,17 @@ const FIELD_BARS = {
   // (DeepGEMM on by default, compiled on first use), 512 random 1000/10 requests at 128 in flight, the first, second
   // and fifth run after `rm -rf ~/.deep_gemm`: +3516.7%, +461.0%, +281.1% (scored before any change); the first two
   // hold the JIT compiles the model does not price (docs/time-model.md "One-time costs inside a measured run") and are
-  // carried unscored, the fifth (warm cache) is scored.
-  'sglang4858 kind:serving engine:sglang': { count: 1, median: 2.82, p90: 2.82 },
+  // carried unscored, the fifth (warm cache) is scored. +181.5% with SGLang's DP-attention gathers as that release runs
+  // them: all-reduces of the ranks' summed tokens in every layer, each prompt's tokens in them (extendGatherSeconds).
+  'sglang4858 kind:serving engine:sglang': { count: 1, median: 1.816, p90: 1.816 },
   // Isambard-AI's distributed-inference tutorial: gpt-oss-120b over TP 4 on one node of four GH200 under vLLM 0.15.1,
   // 1K / 1K random prompts at 512 in flight, its mean TPOT: +43.9% (scored before any change).
   'isambard kind:serving engine:vllm': { count: 1, median: 0.44, p90: 0.44 },
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 730 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(730);
+  it('scores the 732 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(732);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2108,8 +2112,9 @@ const ENGINE_BARS = {
   // With GPUStack's three GLM-4.6-FP8 runs on eight H200s under SGLang v0.5.3 (TP 8 +41.0%, TP 4 +18.3%, TP 4 with
   // EP 4 +25.7%, scored before any change): 183 rows. With sgl-project/sglang#3237's two DeepSeek-V3 MI300X
   // bench_one_batch rows (+75.3%, +63.0%, scored before any change): 185 rows; with SGLang's MLA backend by release
-  // (engines/sglang/mla-backend.ts) they read +43.0%, +33.0%.
-  'serving engine:sglang': { count: 185, median: 0.185, p90: 0.892 },
+  // (engines/sglang/mla-backend.ts) they read +43.0%, +33.0%. With GPUStack's two further GLM-5.2 DP-attention runs on
+  // eight H200s (--mem-fraction-static 0.8 +14.2%, --ep-size 8 +84.8%, scored before any change): 187 rows.
+  'serving engine:sglang': { count: 187, median: 0.185, p90: 0.892 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

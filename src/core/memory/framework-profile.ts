@@ -10,6 +10,7 @@ import type {
   WeightDtype,
 } from '../../schema/estimate.js';
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
+import type { DpAttentionProfile } from './dp-attention-profile.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
 import type { V0EngineProfile } from './v0-engine-profile.js';
 import type { QuantLinearProfile } from './quant-linear-profile.js';
@@ -42,7 +43,12 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
 export interface FrameworkProfile
-  extends EagerLayerProfile, QuantLinearProfile, V0EngineProfile, ShardedTrainingProfile {
+  extends
+    EagerLayerProfile,
+    QuantLinearProfile,
+    V0EngineProfile,
+    ShardedTrainingProfile,
+    DpAttentionProfile {
   id: Framework;
   name: string;
   /** RMSNorm runs in eager fp32 (saves an fp32 copy of its input) rather than a fused kernel. */
@@ -526,14 +532,6 @@ export interface FrameworkProfile
    * (time/serving-request.ts servingTime). Absent: a prefill runs as a batch of its own.
    */
   prefillInDecodeStep?: boolean;
-  /**
-   * Time, DP attention: a step in which any attention rank prefills runs every rank's forward without CUDA graphs (the
-   * ranks agree each step on whether all of them can replay a graph), so the other ranks' decode takes its eager
-   * launches while they wait for the prefill (time/expert-parallel.ts lockstepStalls). Absent: their graphs replay.
-   */
-  dpPrefillStepEager?: boolean;
-  /** Time, DP attention: a rank's prefill forward takes server.sizing's chunkTokens / the ranks (graph-step.ts). */
-  dpAttentionChunkSplit?: boolean;
   /**
    * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
    * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under

@@ -19,6 +19,7 @@ import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { releaseNamedBefore } from '../compare-releases.js';
 
 const W = DECODE_PHASES.indexOf('decode-weights');
 const KV = DECODE_PHASES.indexOf('decode-kv');
@@ -94,26 +95,74 @@ export function expertSeconds(
   };
 }
 
+/** The link and the latency of one of the group's collectives (train-work.ts, nccl-tests). */
+function gatherLink(o: EstimateOptions, r: GpuRates): { link: number; latency: number } {
+  const link = moeGroupOf(o) > r.gpusPerNode ? r.interNode : r.intraMany;
+  return { link, latency: link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK };
+}
+
 /**
- * Per MoE layer the ranks' tokens are gathered to the experts and their outputs scattered back: vLLM's default
+ * The engine's gathers (FrameworkProfile.dpGather): the layers that gather (every decoder layer where the dense MLPs
+ * run over the gathered tokens too, else the MoE layers), and whether a decode step's gather is an all-reduce of the
+ * summed tokens (a release before the profile's bound) and a prompt's tokens ride an extend step's all-reduces.
+ */
+function gatherPlan(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t?: TimeOptions,
+): { layers: number; decodeAllReduce: boolean; extendAllReduce: boolean } {
+  const g = FRAMEWORKS[o.framework].dpGather;
+  const v = t?.engineVersion;
+  const bound = g?.decodeAllReduceBefore;
+  return {
+    layers: g?.everyLayer === true ? m.layers : m.moeLayers,
+    decodeAllReduce: bound !== undefined && v !== undefined && releaseNamedBefore(v, bound),
+    extendAllReduce: g?.extendAllReduce === true,
+  };
+}
+
+/**
+ * Per gathering layer the ranks' tokens are gathered to the experts and their outputs scattered back: vLLM's default
  * all2all_backend "allgather_reducescatter" (vllm/config/parallel.py at 00193b82b0e2d4faea5d3b4ea4f6c4c2bd9d057a),
  * the all-gather / reduce-scatter SGLang's DP attention runs around its MoE layers
  * (https://docs.sglang.io/docs/advanced_features/dp_dpa_smg_guide.md). Each moves the other ranks' tokens x
- * hidden in 16 bits at the link's rate, and pays one collective's latency (train-work.ts, nccl-tests).
+ * hidden in 16 bits at the link's rate, and pays one collective's latency (train-work.ts, nccl-tests). Where the
+ * release gathers with an all-reduce of the summed tokens instead (FrameworkProfile.dpGather) each moves twice those
+ * bytes: a ring all-reduce is a reduce-scatter and an all-gather, 2 (n - 1) / n of the buffer a GPU
+ * (https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md, "Bus bandwidth").
  */
 export function gatherSeconds(
   m: ModelFacts,
   o: EstimateOptions,
   r: GpuRates,
   tokens: number,
+  t?: TimeOptions,
 ): number {
-  const group = moeGroupOf(o);
-  const ranks = group / o.tp;
+  const ranks = moeGroupOf(o) / o.tp;
   if (ranks <= 1) return 0;
-  const link = group > r.gpusPerNode ? r.interNode : r.intraMany;
-  const latency = link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const { link, latency } = gatherLink(o, r);
+  const plan = gatherPlan(m, o, t);
   const bytes = (tokens * m.hidden * 2 * (ranks - 1)) / ranks;
-  return 2 * m.moeLayers * (bytes / link + latency);
+  return 2 * plan.layers * (((plan.decodeAllReduce ? 2 : 1) * bytes) / link + latency);
+}
+
+/**
+ * One prompt's tokens through an extend step's gathers, where the engine all-reduces a zero-filled buffer of every
+ * rank's tokens before each gathered MLP and the MLP's output after (FrameworkProfile.dpGather.extendAllReduce): the
+ * prompt's tokens x hidden in 16 bits, 2 (n - 1) / n of them a GPU in each of the two all-reduces a gathering layer.
+ * The collectives' latency is the step's, already paid with its decode tokens (gatherSeconds); 0 where not so.
+ */
+export function extendGatherSeconds(
+  m: ModelFacts,
+  o: EstimateOptions,
+  r: GpuRates,
+  t?: TimeOptions,
+): number {
+  const ranks = moeGroupOf(o) / o.tp;
+  const plan = gatherPlan(m, o, t);
+  if (ranks <= 1 || !plan.extendAllReduce) return 0;
+  const bytes = (2 * promptTokensOf(o) * m.hidden * 2 * (ranks - 1)) / ranks;
+  return (2 * plan.layers * bytes) / gatherLink(o, r).link;
 }
 
 export interface DpAttentionTime {
@@ -143,7 +192,7 @@ export function dpAttentionTime(
   const ro = rankOptions(o);
   const rank = decodeStep(dense, ro, t, r, true, ctx, promptTokensOf(o));
   const ex = expertSeconds(m, o, t, r, tokens, ctx);
-  const gather = gatherSeconds(m, o, r, tokens);
+  const gather = gatherSeconds(m, o, r, tokens, t);
   const stepSeconds = rank.stepSeconds + ex.decode + gather;
   const phases = Float64Array.from(rank.phases);
   phases[W] = phases[W]! + ex.decode;
@@ -166,7 +215,8 @@ export function dpAttentionTime(
   const prefill = {
     rank: rankPrefill,
     rankInStep: sv.stall,
-    experts: ex.prefillPerPrompt,
+    // The prompt's tokens through the routed experts over the group and through the extend step's gathers.
+    experts: ex.prefillPerPrompt + extendGatherSeconds(m, o, r, t),
     rankDecode,
   };
   const lock = lockstepStalls(m, o, t, r, prefill, meanStep);
@@ -270,5 +320,5 @@ export function dpAttentionStep(
 ): number {
   const tokens = o.batch * (moeGroupOf(o) / o.tp);
   const rank = decodeStep(denseFacts(m), rankOptions(o), t, r, false, ctx).stepSeconds;
-  return rank + expertSeconds(m, o, t, r, tokens, ctx).decode + gatherSeconds(m, o, r, tokens);
+  return rank + expertSeconds(m, o, t, r, tokens, ctx).decode + gatherSeconds(m, o, r, tokens, t);
 }

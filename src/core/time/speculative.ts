@@ -109,7 +109,7 @@ function dpVerifySeconds(
   return (
     verifySeconds(denseFacts(m), rankOptions(o), t, r, batch, ctx).verify +
     expertSeconds(m, o, t, r, positions, ctx).decode +
-    gatherSeconds(m, o, r, positions)
+    gatherSeconds(m, o, r, positions, t)
   );
 }
 

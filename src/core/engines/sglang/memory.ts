@@ -357,6 +357,17 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // a forward and a longer prompt runs several (server_args.py `_handle_data_parallelism`: "chunked_prefill_size //
   // self.dp_size", https://pypi.org/project/sglang/0.5.6.post1/; the same in 0.5.7 and later releases read).
   dpAttentionChunkSplit: true,
+  // DP attention's gathers. Every decoder layer gathers: the dense MLPs run tensor-parallel over every rank's tokens
+  // unless --moe-dense-tp-size 1 (layers/communicator.py `_compute_mlp_mode`: ScatterMode.FULL, sglang==0.5.7 wheel;
+  // 0.4.4.post2's models/deepseek_v2.py DeepseekV2DecoderLayer.forward gathers before `self.mlp` in every layer). A step
+  // holding an extend pads to the ranks' summed tokens and all-reduces (DpPaddingMode.get_dp_padding_mode:
+  // `if is_extend_in_batch: return DpPaddingMode.SUM_LEN`, layers/dp_attention.py, 0.5.3, 0.5.7 and 0.5.14 wheels; the
+  // cheaper mode where one rank prefills in 0.4.9.post4-0.5.2), the MLP's output all-reduced before a local slice
+  // (communicator.py `_scatter_hidden_states`: reduce-scatter only under MAX_LEN). Before DPPaddingMode (first in the
+  // 0.4.9.post4 wheel; 0.4.9.post3 and 0.4.4.post2 have none) `_dp_gather` always zero-fills the summed buffer and
+  // all-reduces it, and the MoE's forward_normal all-reduces its output (0.4.4.post2 layers/dp_attention.py,
+  // models/deepseek_v2.py); release parts after the third are not read, so 0.4.9.post4-post6 count as before 0.4.10.
+  dpGather: { everyLayer: true, extendAllReduce: true, decodeAllReduceBefore: '0.4.10' },
   // Its FlashInfer backend reads the prompts' prefix lengths back before each prefill's launches; the backend it
   // picks by model and GPU (engines/sglang/attention-backend.ts).
   prefillHostSync: sglangPrefillHostSync,
