@@ -9,6 +9,10 @@ import {
   sglangTunedBlockM,
   sglangTunedBlockN,
 } from '../../src/core/engines/sglang/fused-moe-configs.js';
+import {
+  sglangBlockNOf,
+  sglangDownFileShipped,
+} from '../../src/core/engines/sglang/fused-moe-block-n.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts, type ModelFacts } from '../../src/core/time/model-facts.js';
@@ -41,6 +45,17 @@ describe("a tuned file's BLOCK_SIZE_N by M-bucket", () => {
     // 0.4.6.post1's flat E=8,N=7168 H100 file against 0.5.3's triton_3_3_1 one.
     expect(sglangTunedBlockN('0.4.6.post1', 8, 7168, 'h100-sxm', 2)).toBe(128);
     expect(sglangTunedBlockN('0.5.3', 8, 7168, 'h100-sxm', 2)).not.toBe(128);
+    // sglang==0.5.14 ships E=128,N=704,device_name=NVIDIA_H200_down.json for w2 (entries not kept): no tiles given there,
+    // the up file's alone before (it ships from 0.5.14 too, so 0.5.8 has neither).
+    expect(sglangDownFileShipped('0.5.14', 'E=128,N=704,device_name=NVIDIA_H200')).toBe(true);
+    expect(sglangDownFileShipped('0.5.8', 'E=128,N=704,device_name=NVIDIA_H200')).toBe(false);
+    expect(sglangTunedBlockN(undefined, 128, 704, 'h200-sxm', 1)).toBeUndefined();
+    // E=128,N=768 on the H100 (shipped from 0.5.3) gains its down file in 0.5.23.
+    expect(sglangTunedBlockN('0.5.14', 128, 768, 'h100-sxm', 1)).toBe(
+      sglangBlockNOf('0.5.14', 'E=128,N=768,device_name=NVIDIA_H100_80GB_HBM3', 1),
+    );
+    expect(sglangTunedBlockN('0.5.14', 128, 768, 'h100-sxm', 1)).toBeDefined();
+    expect(sglangTunedBlockN(undefined, 128, 768, 'h100-sxm', 1)).toBeUndefined();
     // No file for the shape on the card: nothing.
     expect(sglangTunedBlockN(undefined, 512, 64, 'a100-80gb-sxm', 4)).toBeUndefined();
   });
@@ -139,7 +154,7 @@ describe("the fused_moe grid at a tuned file's tiles", () => {
     for (const [batch, defaultUs, tunedUs] of MEASURED_US) {
       const tuned = {
         m: sglangTunedBlockM(undefined, 128, 704, 'h200-sxm', batch)!,
-        n: sglangTunedBlockN(undefined, 128, 704, 'h200-sxm', batch)!,
+        n: sglangBlockNOf(undefined, 'E=128,N=704,device_name=NVIDIA_H200', batch)!,
       };
       const s = { batch, tp: 1, cc: 9, sms: 132, blockFp8: false, uncapped: false };
       // What the step is priced (beyond the timed call's programs per SM) differs by no more than the timing did.

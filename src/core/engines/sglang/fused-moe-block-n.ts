@@ -11,6 +11,12 @@
  * (E=256,N=512 on the H20, E=512,N=128 and E=512,N=256 on the H200, E=512,N=256 on the B200) with the same
  * BLOCK_SIZE_M and other N; the 0.5.3, 0.5.4.post2 and 0.5.8 wheels hold only their `triton_3_4_0` copies
  * (BEFORE_0_5_14). The 0.4.6.post1 wheel's flat files differ for two names (UNTIL_0_5_3).
+ *
+ * From sglang==0.5.8 `fused_experts_impl` asks `try_get_optimal_moe_config(..., return_down_config=True)`, which reads
+ * a `..._down.json` file of the same name where one ships and runs the w2 GEMM at its config (its BLOCK_SIZE_M forced
+ * to the up file's: both share one `moe_align_block_size` sort; sglang==0.5.23
+ * layers/moe/moe_runner/triton_utils/fused_moe_triton_config.py). The down files' entries are not kept, so where a
+ * release ships one for the name (DOWN_FILE_AFTER) the tuned tiles are not given (the grid keeps the default tiles').
  */
 import { bucketValue } from '../fused-moe-buckets.js';
 import { releaseAtLeast } from '../../compare-releases.js';
@@ -341,6 +347,27 @@ const UNTIL_0_5_3: Readonly<Record<string, string>> = {
     '64 128 32 128 128 128 128 128 128 128 128 128 256 256 256 256 256 256',
   'E=128,N=768,device_name=NVIDIA_H20': '64 128 64 64 64 64 64 64 64 64 64 128 64 64 64 64 128 128',
 };
+
+/**
+ * Names on the kept cards with a 16-bit `_down.json` companion, by the last wheel read without it (sglang==0.5.14 ships
+ * the first four, 0.5.23 the rest; none in 0.5.8 or before).
+ */
+const DOWN_FILE_AFTER: Readonly<Record<string, string>> = {
+  'E=128,N=704,device_name=NVIDIA_H200': '0.5.8',
+  'E=192,N=192,device_name=NVIDIA_H20': '0.5.8',
+  'E=256,N=512,device_name=NVIDIA_H20': '0.5.8',
+  'E=65,N=1536,device_name=NVIDIA_H100_80GB_HBM3': '0.5.8',
+  'E=128,N=768,device_name=NVIDIA_H100_80GB_HBM3': '0.5.14',
+  'E=16,N=4096,device_name=NVIDIA_H200': '0.5.14',
+  'E=256,N=512,device_name=NVIDIA_H200': '0.5.14',
+  'E=32,N=4096,device_name=NVIDIA_H200': '0.5.14',
+};
+
+/** Whether SGLang release `version` (none: the newest read) ships a `_down.json` file for `name` (DOWN_FILE_AFTER). */
+export function sglangDownFileShipped(version: string | undefined, name: string): boolean {
+  const after = DOWN_FILE_AFTER[name];
+  return after !== undefined && (version === undefined || !releaseAtLeast(after, version));
+}
 
 /**
  * BLOCK_SIZE_N of SGLang release `version`'s (none: the newest read) tuned 16-bit file `name` (`E=..,N=..,device_name=..`)

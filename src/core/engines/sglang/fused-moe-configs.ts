@@ -16,7 +16,7 @@
 import { releaseAtLeast } from '../../compare-releases.js';
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
 import { sglangBlockMOf } from './fused-moe-block-m.js';
-import { sglangBlockNOf } from './fused-moe-block-n.js';
+import { sglangBlockNOf, sglangDownFileShipped } from './fused-moe-block-n.js';
 
 /** The wheels read, oldest first; a release between two takes the next wheel's list (files only accumulate). */
 const WHEELS_READ = ['0.4.6.post1', '0.5.3', '0.5.4.post2', '0.5.8', '0.5.14', '0.5.23'] as const;
@@ -242,7 +242,7 @@ export function sglangTunedBlockM(
 
 /**
  * BLOCK_SIZE_N of the same tuned file at the same bucket (engines/sglang/fused-moe-block-n.ts); undefined where no
- * tuned file applies or its entries are not kept.
+ * tuned file applies, its entries are not kept, or the release ships a `_down.json` file for w2 (sglangDownFileShipped).
  */
 export function sglangTunedBlockN(
   version: string | undefined,
@@ -253,6 +253,8 @@ export function sglangTunedBlockN(
 ): number | undefined {
   if (sglangTuned16(version, experts, n, gpu) !== true) return undefined;
   const name = `E=${experts},N=${n},device_name=${SGLANG_FUSED_MOE_DEVICES[gpu]}`;
+  // The w2 GEMM runs a `_down.json` file's tiles where one ships (not kept): not given.
+  if (sglangDownFileShipped(version, name)) return undefined;
   return sglangBlockNOf(version, name, tokens);
 }
 
