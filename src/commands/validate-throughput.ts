@@ -207,6 +207,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.attention_backend !== undefined) time.attentionBackend = c.attention_backend;
   // A run that added a tuned block-FP8 fused_moe file its release did not ship (the case says so).
   if (c.fused_moe_config === 'tuned') time.moeTunedConfig = true;
+  // A run whose build had no tuned fused_moe file for its shape (a tuning PR's Before column; the case says so).
+  if (c.fused_moe_config === 'default') time.moeDefaultTiles = true;
   // A V0 row whose server ran with chunked prefill on (the case says so).
   if (c.scheduler === 'v0' && c.chunked_prefill === true) time.v0ChunkedPrefill = true;
   // A burst whose client sent its prompts at a finite rate (the case says so).

@@ -97,9 +97,10 @@ export const throughputCaseSchema = z.looseObject({
     .optional(),
   /**
    * The run added a tuned block-FP8 fused_moe config file its release did not ship ('tuned'): sets
-   * TimeOptions.moeTunedConfig.
+   * TimeOptions.moeTunedConfig. The run's build had no tuned fused_moe file for its experts' shape though a later
+   * release ships one ('default': a tuning PR's Before column): sets TimeOptions.moeDefaultTiles.
    */
-  fused_moe_config: z.literal('tuned').optional(),
+  fused_moe_config: z.enum(['tuned', 'default']).optional(),
   /** A 'v0' row whose server ran with `--enable-chunked-prefill`: sets TimeOptions.v0ChunkedPrefill. */
   chunked_prefill: z.literal(true).optional(),
   /**

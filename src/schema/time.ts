@@ -112,6 +112,12 @@ export interface TimeOptions {
    */
   moeTunedConfig?: boolean;
   /**
+   * The run's build had no tuned fused_moe config file for its experts' shape although a release read ships one (a
+   * tuning PR's Before column), so the default tiles ran (time/moe-default-tiles.ts). No flag sets it; `validate
+   * --throughput` does for rows whose `fused_moe_config` is 'default'.
+   */
+  moeDefaultTiles?: boolean;
+  /**
    * With v0Scheduler: the V0 engine ran with chunked prefill on (`--enable-chunked-prefill`), whose scheduler batches
    * the running decodes first and then prefill chunks into the same forward (vllm-project/vllm
    * docs/source/models/performance.rst, "Chunked Prefill"), so a neighbour's prefill shares the decode step's read of

@@ -6,8 +6,9 @@
  * rows (`hidden_states.shape[0]`). Python's `min` keeps the first of equal distances, and every file read lists its
  * keys in ascending order, so a tie takes the smaller bucket.
  *
- * Kept per file as its BLOCK_SIZE_M values only, one token a key: a bare value is the next of STANDARD_M_KEYS (the
- * bucket list `benchmark_moe.py` tunes by default, which most files carry), `key:value` a key of its own.
+ * Kept per file as one field's values (BLOCK_SIZE_M, BLOCK_SIZE_N), one token a key: a bare value is the next of
+ * STANDARD_M_KEYS (the bucket list `benchmark_moe.py` tunes by default, which most files carry), `key:value` a key of
+ * its own.
  */
 
 /** `benchmarks/kernels/benchmark_moe.py`'s default batch sizes (vLLM; SGLang's tuning script copies them). */
@@ -44,8 +45,8 @@ function parseBlockM(kept: string): Buckets {
     });
 }
 
-/** The BLOCK_SIZE_M of the bucket the engine picks at `tokens` token rows (the nearest key, the smaller on a tie). */
-export function bucketBlockM(kept: string, tokens: number): number {
+/** The kept field of the bucket the engine picks at `tokens` token rows (the nearest key, the smaller on a tie). */
+export function bucketValue(kept: string, tokens: number): number {
   let best: readonly [number, number] | undefined;
   for (const bucket of decodeBlockM(kept)) {
     if (best === undefined || Math.abs(bucket[0] - tokens) < Math.abs(best[0] - tokens))
@@ -54,3 +55,6 @@ export function bucketBlockM(kept: string, tokens: number): number {
   if (best === undefined) throw new Error('a tuned config file with no buckets');
   return best[1];
 }
+
+/** The BLOCK_SIZE_M of the bucket the engine picks at `tokens` token rows (bucketValue of a kept BLOCK_SIZE_M form). */
+export const bucketBlockM = bucketValue;

@@ -17,7 +17,7 @@ import { runsBlockFp8Path } from './block-fp8.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import type { MoeFamilyTiles, MoeTileFamily } from './moe-grid-types.js';
+import type { MoeFamilyTiles, MoeTileFamily, MoeTileMN } from './moe-grid-types.js';
 
 /** The layer's local experts and the down projection's input width on one rank (vLLM's `E, _, N = w2_shape`). */
 function localShape(m: ModelFacts, o: EstimateOptions): { e: number; n: number } {
@@ -73,6 +73,11 @@ function familyLookup(
   return Number.isInteger(n) ? { d, v, gpuId: r.gpuId, e, n } : undefined;
 }
 
+/** Whether the lookup's tuned file applies: the listing's answer, false where the run's build had none (moeDefaultTiles). */
+function tunedAt(l: FamilyLookup, t: TimeOptions): boolean | undefined {
+  return t.moeDefaultTiles === true ? false : l.d.tuned(l.v, l.e, l.n, l.gpuId);
+}
+
 /** The family's listing where the step runs the default tiles: no tuned file matches its lookup (familyLookup). */
 function untunedFamily(
   m: ModelFacts,
@@ -82,7 +87,7 @@ function untunedFamily(
   call: { triton16: boolean; tokens: number },
 ): MoeFamilyTiles | undefined {
   const l = familyLookup(m, o, t, r, call);
-  return l !== undefined && l.d.tuned(l.v, l.e, l.n, l.gpuId) === false ? l.d : undefined;
+  return l !== undefined && tunedAt(l, t) === false ? l.d : undefined;
 }
 
 /**
@@ -98,8 +103,28 @@ export function tunedBlockM(
   s: { triton16: boolean; tokens: number },
 ): number | undefined {
   const l = familyLookup(m, o, t, r, s);
-  if (l === undefined || l.d.tuned(l.v, l.e, l.n, l.gpuId) !== true) return undefined;
+  if (l === undefined || tunedAt(l, t) !== true) return undefined;
   return l.d.blockM?.(l.v, l.e, l.n, l.gpuId, s.tokens);
+}
+
+/**
+ * BLOCK_SIZE_M and BLOCK_SIZE_N of the tuned file's bucket the step's Triton fused_moe reads at `tokens` token rows
+ * (tunedBlockM's file and bucket; MoeFamilyTiles.blockN), where both are kept; undefined elsewhere (the default tiles
+ * then hold). One config serves both GEMMs of the call (`fused_experts_impl` passes it to both
+ * `invoke_fused_moe_kernel` calls: vllm==0.10.2 fused_moe.py, sglang==0.5.23 fused_moe.py).
+ */
+export function tunedTile(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  s: { triton16: boolean; tokens: number },
+): MoeTileMN | undefined {
+  const l = familyLookup(m, o, t, r, s);
+  if (l === undefined || tunedAt(l, t) !== true) return undefined;
+  const bm = l.d.blockM?.(l.v, l.e, l.n, l.gpuId, s.tokens);
+  const bn = l.d.blockN?.(l.v, l.e, l.n, l.gpuId, s.tokens);
+  return bm === undefined || bn === undefined ? undefined : { m: bm, n: bn };
 }
 
 /**

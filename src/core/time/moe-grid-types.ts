@@ -83,6 +83,17 @@ export interface MoeFamilyTiles {
     tokens: number,
   ): number | undefined;
   /**
+   * Where `tuned` says a file applies: the BLOCK_SIZE_N of the same bucket as `blockM` (the columns each row block of
+   * the launch grid spans, time/moe-grid.ts); undefined where its entries are not kept. Absent: none kept.
+   */
+  blockN?(
+    version: string | undefined,
+    e: number,
+    n: number,
+    gpuId: string,
+    tokens: number,
+  ): number | undefined;
+  /**
    * Under expert parallelism the lookup names the rank's local experts at whole-expert width (vLLM's `E, _, N =
    * w2_shape`). Absent: such steps are not priced (their per-rank shapes not read).
    */

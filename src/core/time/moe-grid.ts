@@ -23,9 +23,9 @@ import { fusedMoeChainSeconds } from './moe-call.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import type { FusedMoeGrid } from './moe-grid-types.js';
+import type { FusedMoeGrid, MoeTileMN } from './moe-grid-types.js';
 import { busiestRankFactor } from './expert-balance.js';
-import { defaultTileSeconds } from './moe-default-tiles.js';
+import { defaultTileSeconds, tunedTile } from './moe-default-tiles.js';
 
 /** One step's batch and GPU as the grid reads them. */
 export interface GridStep {
@@ -43,15 +43,19 @@ export interface GridStep {
    */
   ep?: number;
   busiest?: number;
+  /**
+   * BLOCK_SIZE_M and BLOCK_SIZE_N of the tuned config file the engine reads for this step (moe-default-tiles.ts
+   * tunedTile); absent: the default tiles (FusedMoeGrid.tiles).
+   */
+  tuned?: MoeTileMN;
 }
 
 /** The early-exiting programs of one MoE layer's two fused_moe GEMMs at `batch` tokens. */
 export function exitPrograms(m: ModelFacts, g: FusedMoeGrid, s: GridStep): number {
-  const tile = s.blockFp8
-    ? g.tiles.blockFp8
-    : s.batch <= m.experts
-      ? g.tiles.small16
-      : g.tiles.large16;
+  // A tuned file's tiles where one applies: its BLOCK_SIZE_N sets each row block's columns (cdiv(N, BLOCK_SIZE_N)).
+  const tile =
+    s.tuned ??
+    (s.blockFp8 ? g.tiles.blockFp8 : s.batch <= m.experts ? g.tiles.small16 : g.tiles.large16);
   const slots = s.batch * m.topK;
   const aligned = m.experts + g.alignExtraExperts;
   const padded = !s.uncapped && slots < aligned ? slots * tile.m : slots + aligned * (tile.m - 1);
@@ -117,6 +121,7 @@ export function decodeExitSeconds(
     uncapped,
     ep,
     busiest: busiestRankFactor(m, o, batch),
+    tuned: tunedTile(m, o, t, r, { triton16, tokens: batch }),
   });
 }
 

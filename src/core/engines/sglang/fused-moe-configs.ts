@@ -16,6 +16,7 @@
 import { releaseAtLeast } from '../../compare-releases.js';
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
 import { sglangBlockMOf } from './fused-moe-block-m.js';
+import { sglangBlockNOf, sglangDownFileShipped } from './fused-moe-block-n.js';
 
 /** The wheels read, oldest first; a release between two takes the next wheel's list (files only accumulate). */
 const WHEELS_READ = ['0.4.6.post1', '0.5.3', '0.5.4.post2', '0.5.8', '0.5.14', '0.5.23'] as const;
@@ -240,6 +241,24 @@ export function sglangTunedBlockM(
 }
 
 /**
+ * BLOCK_SIZE_N of the same tuned file at the same bucket (engines/sglang/fused-moe-block-n.ts); undefined where no
+ * tuned file applies, its entries are not kept, or the release ships a `_down.json` file for w2 (sglangDownFileShipped).
+ */
+export function sglangTunedBlockN(
+  version: string | undefined,
+  experts: number,
+  n: number,
+  gpu: string,
+  tokens: number,
+): number | undefined {
+  if (sglangTuned16(version, experts, n, gpu) !== true) return undefined;
+  const name = `E=${experts},N=${n},device_name=${SGLANG_FUSED_MOE_DEVICES[gpu]}`;
+  // The w2 GEMM runs a `_down.json` file's tiles where one ships (not kept): not given.
+  if (sglangDownFileShipped(version, name)) return undefined;
+  return sglangBlockNOf(version, name, tokens);
+}
+
+/**
  * SGLang's default 16-bit fused_moe tiles against a tuned file. `get_default_config` (fused_moe_triton_config.py, the
  * same in all six wheels above) gives 16-bit experts BLOCK_SIZE_M 16 x N 32 x K 64 up to E tokens and 64 x 64 x 32
  * (GROUP_SIZE_M 8, Triton's default warps and stages) above. sgl-project/sglang#34150 times both against tuned files
@@ -261,5 +280,10 @@ function slowdown16(tokens: number, e: number): number {
  * shapes are not read (absent localUnderEp: not priced).
  */
 export const SGLANG_FUSED_MOE_DEFAULTS: FusedMoeDefaultTiles = {
-  bits16: { tuned: sglangTuned16, slowdown: slowdown16, blockM: sglangTunedBlockM },
+  bits16: {
+    tuned: sglangTuned16,
+    slowdown: slowdown16,
+    blockM: sglangTunedBlockM,
+    blockN: sglangTunedBlockN,
+  },
 };

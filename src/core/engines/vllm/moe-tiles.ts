@@ -34,9 +34,12 @@
  * against its tuned file, whose tiles have 16 rows from 1 to 512 tokens; its per-M ratios are not carried).
  */
 import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
-import { bucketBlockM } from '../fused-moe-buckets.js';
+import { bucketValue } from '../fused-moe-buckets.js';
+import { releaseAtLeast } from '../../compare-releases.js';
 import {
   VLLM_BLOCK_FP8_BLOCK_M,
+  VLLM_BLOCK_FP8_BLOCK_N,
+  VLLM_BLOCK_FP8_BLOCK_N_BEFORE_0_10_2,
   VLLM_BLOCK_FP8_MOE_CONFIGS,
   VLLM_BLOCK_M_RELEASES,
 } from './fused-moe-configs.js';
@@ -102,6 +105,25 @@ function tunedAt(
 }
 
 /**
+ * The kept form (engines/fused-moe-buckets.ts) of one field of the block-FP8 file release `version` ships for `e`
+ * local experts of width `n` on `gpuId`, from `table` (a release's own differing forms first, `before` for releases
+ * before 0.10.2); undefined where none is shipped or its release is not read.
+ */
+function keptAt(
+  table: Readonly<Record<string, string>>,
+  f: { version: string | undefined; e: number; n: number; gpuId: string },
+  before: Readonly<Record<string, string>> = {},
+): string | undefined {
+  const rel = listedRelease(f.version);
+  const device = DEVICE_NAME[f.gpuId];
+  if (rel === undefined || device === undefined || !VLLM_BLOCK_M_RELEASES.includes(rel))
+    return undefined;
+  if (tunedAt(rel, f.e, f.n, f.gpuId) !== true) return undefined;
+  const key = `${f.e},${f.n},${device}`;
+  return (releaseAtLeast(rel, '0.10.2') ? undefined : before[key]) ?? table[key];
+}
+
+/**
  * BLOCK_SIZE_M of the block-FP8 file release `version` ships for `e` local experts of width `n` on `gpuId`, at the
  * bucket nearest `tokens` (VLLM_BLOCK_FP8_BLOCK_M); undefined where none is shipped or its release is not read.
  */
@@ -112,13 +134,21 @@ function tunedBlockMAt(
   gpuId: string,
   tokens: number,
 ): number | undefined {
-  const rel = listedRelease(version);
-  const device = DEVICE_NAME[gpuId];
-  if (rel === undefined || device === undefined || !VLLM_BLOCK_M_RELEASES.includes(rel))
-    return undefined;
-  if (tunedAt(rel, e, n, gpuId) !== true) return undefined;
-  const kept = VLLM_BLOCK_FP8_BLOCK_M[`${e},${n},${device}`];
-  return kept === undefined ? undefined : bucketBlockM(kept, tokens);
+  const kept = keptAt(VLLM_BLOCK_FP8_BLOCK_M, { version, e, n, gpuId });
+  return kept === undefined ? undefined : bucketValue(kept, tokens);
+}
+
+/** BLOCK_SIZE_N of the same file at the same bucket (VLLM_BLOCK_FP8_BLOCK_N); undefined where tunedBlockMAt is. */
+function tunedBlockNAt(
+  version: string | undefined,
+  e: number,
+  n: number,
+  gpuId: string,
+  tokens: number,
+): number | undefined {
+  const f = { version, e, n, gpuId };
+  const kept = keptAt(VLLM_BLOCK_FP8_BLOCK_N, f, VLLM_BLOCK_FP8_BLOCK_N_BEFORE_0_10_2);
+  return kept === undefined ? undefined : bucketValue(kept, tokens);
 }
 
 // Default over tuned at 96-512 tokens: "~25% slower", vllm-project/vllm#44830 (H100 80GB HBM3, E=512, N=128); carried
@@ -154,5 +184,6 @@ export const VLLM_FUSED_MOE_DEFAULT_TILES: FusedMoeDefaultTiles = {
     slowdown: slowdownAt,
     localUnderEp: true,
     blockM: tunedBlockMAt,
+    blockN: tunedBlockNAt,
   },
 };
