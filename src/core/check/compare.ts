@@ -17,7 +17,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * - training: 367 rows, p90 0.390 (optimum-benchmark's Llama-2-7B QLoRA (FP4) on an RTX 4090 at batch 1, -39.0%).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
- * - serving: 621 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
+ * - serving: 624 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
  *   1000 prompts of 128 tokens, +57.9%).
  * - rl: 75 rows, p90 0.309 (the T4x2 DPO of TinyLlama LoRA over ZeRO-2 with bucketed reductions, dpodist, -30.9%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".

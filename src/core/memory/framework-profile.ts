@@ -2,13 +2,7 @@
  * What each software stack really allocates, kept as data. Every field is a mechanism (which tensors a
  * kernel saves for backward, which copies a loss makes), not a fudge factor; each cites its source.
  */
-import type {
-  EstimateOptions,
-  Framework,
-  Objective,
-  Optimizer,
-  WeightDtype,
-} from '../../schema/estimate.js';
+import type { Framework, Objective, Optimizer, WeightDtype } from '../../schema/estimate.js';
 import type { CudaKernelNames, QuantFormat, RocmKernelNames } from '../../schema/time.js';
 import type { DpAttentionProfile } from './dp-attention-profile.js';
 import type { EagerLayerProfile } from './eager-layer-profile.js';
