@@ -32,6 +32,11 @@ const lite = modelFacts(resolveModel('deepseek-v2-lite')); // kv_lora_rank 512 +
 const dsv3 = modelFacts(resolveModel('deepseek-v3'));
 const llama = modelFacts(resolveModel('llama-3.1-8b'));
 const sglang = FRAMEWORKS.sglang;
+// Builds as the calibration rows name them: a release, then the upstream pull request's branch and date
+// (sgl-project/sglang#1138, sgl-project/sglang#6111 and sgl-project/sglang#3237); the release part decides.
+const BUILD_EAGER_MLA_2024 = '0.2+pr1138-2024-08-17';
+const BUILD_B200_TRITON_MLA = '0.4.6.post2+pr6111-2025-05-08';
+const BUILD_MI300X_TRITON_MLA = '0.4.3+pr3237-2025-02-24';
 
 function step(model: string, gpu: string, batch: number, ctx: number, version: string) {
   const f: RawFlags = { model, gpu, method: 'inference', batch, framework: 'sglang', seq: ctx };
@@ -43,10 +48,10 @@ function step(model: string, gpu: string, batch: number, ctx: number, version: s
 
 describe("SGLang's MLA decode backend by release and GPU", () => {
   it('takes Triton up to 0.4.5, FA3 on Hopper in 0.4.6, and the 0.5.6 choice after', () => {
-    for (const version of ['0.2+pr1138-2024-08-17', '0.3.0', '0.4.3', '0.4.5'])
+    for (const version of [BUILD_EAGER_MLA_2024, '0.3.0', '0.4.3', '0.4.5'])
       for (const cc of [8.0, 9.0, 10.0, 0])
         expect(sglangMlaDecodeBackend('deepseek_v3', cc, { version })).toBe('triton');
-    const v046 = { version: '0.4.6.post2+pr6111-2025-05-08' };
+    const v046 = { version: BUILD_B200_TRITON_MLA };
     expect(
       [9.0, 10.0, 8.0, 0].map((cc) => sglangMlaDecodeBackend('deepseek_v3', cc, v046)),
     ).toEqual(['fa3', 'triton', 'triton', 'triton']);
@@ -143,7 +148,7 @@ describe("the release's Triton MLA path in place of 0.5.6's kernels", () => {
     });
 
   it('counts the Triton MLA layer on SM100 in 0.4.6, the trtllm_mla set where the run named it or a 0.5 release', () => {
-    const v046 = { engineVersion: '0.4.6.post2+pr6111-2025-05-08' };
+    const v046 = { engineVersion: BUILD_B200_TRITON_MLA };
     expect(
       sglangDecodeFeatureKernels('deepseek_v3', 10.0, undefined, { version: v046.engineVersion }),
     ).toBe(SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS);
@@ -171,7 +176,7 @@ describe("the release's Triton MLA path in place of 0.5.6's kernels", () => {
   it("counts 0.4.3's Triton MLA layer on gfx942 where 0.5.7's AITER set stood", () => {
     expect(
       sglangDecodeFeatureKernels('deepseek_v3', 0, 'gfx942', {
-        version: '0.4.3+pr3237-2025-02-24',
+        version: BUILD_MI300X_TRITON_MLA,
       }),
     ).toBe(SGLANG_GFX942_TRITON_MLA_DEEPSEEK_KERNELS);
     expect(sglangDecodeFeatureKernels('deepseek_v3', 0, 'gfx942', { version: '0.5.7' })).toBe(
