@@ -9,11 +9,16 @@
  */
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import type { Zero2BucketReduce } from '../memory/trainer-loop-profile.js';
+
+/** The engine's ZeRO-2 bucket reduce where a micro-batch runs one: stage 2 over more than one rank. */
+function reducedBuckets(o: EstimateOptions, ranks: number): Zero2BucketReduce | undefined {
+  return o.zero === 2 && ranks > 1 ? FRAMEWORKS[o.framework].zero2BucketReduce : undefined;
+}
 
 /** Of a reduce-scatter's wire bytes, what the engine's ZeRO-2 collective moves: 2 for an all-reduce, else 1. */
 export function zero2WireFactor(o: EstimateOptions, ranks: number): number {
-  const z = FRAMEWORKS[o.framework].zero2BucketReduce;
-  return o.zero === 2 && ranks > 1 && z?.allReduce === true ? 2 : 1;
+  return reducedBuckets(o, ranks)?.allReduce === true ? 2 : 1;
 }
 
 /**
@@ -26,9 +31,10 @@ export function zero2BucketPassBytes(
   unshardedBytes: number,
   ranks: number,
 ): number {
-  const z = FRAMEWORKS[o.framework].zero2BucketReduce;
-  if (o.zero !== 2 || ranks <= 1 || z === undefined) return 0;
-  return z.bucketPasses * unshardedBytes + (z.ownSlicePasses * unshardedBytes) / ranks;
+  const z = reducedBuckets(o, ranks);
+  return z === undefined
+    ? 0
+    : z.bucketPasses * unshardedBytes + (z.ownSlicePasses * unshardedBytes) / ranks;
 }
 
 /** HBM bytes of a micro-batch's gradient hooks copying each gradient into its bucket, on the compute stream. */
@@ -37,7 +43,6 @@ export function zero2HookCopyBytes(
   unshardedBytes: number,
   ranks: number,
 ): number {
-  const z = FRAMEWORKS[o.framework].zero2BucketReduce;
-  if (o.zero !== 2 || ranks <= 1 || z === undefined) return 0;
-  return z.hookCopyPasses * unshardedBytes;
+  const z = reducedBuckets(o, ranks);
+  return z === undefined ? 0 : z.hookCopyPasses * unshardedBytes;
 }
