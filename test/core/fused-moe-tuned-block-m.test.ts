@@ -9,7 +9,7 @@ import { bucketBlockM, decodeBlockM } from '../../src/core/engines/fused-moe-buc
 import {
   SGLANG_FUSED_MOE_DEVICES,
   sglangTuned16,
-  sglangTunedBlockM,
+  sglangTunedTile,
 } from '../../src/core/engines/sglang/fused-moe-configs.js';
 import {
   VLLM_BLOCK_FP8_BLOCK_M,
@@ -55,7 +55,7 @@ describe("a tuned file's M-buckets", () => {
         ]) {
           if (sglangTuned16(undefined, e, n, gpu) !== true) continue;
           names.add(`E=${e},N=${n},device_name=${device}`);
-          const m = sglangTunedBlockM(undefined, e, n, gpu, 64);
+          const m = sglangTunedTile(undefined, e, n, gpu, 64)?.m;
           expect(m, `E=${e},N=${n},${device}`).toBeDefined();
         }
       }
@@ -66,15 +66,15 @@ describe("a tuned file's M-buckets", () => {
 
   it('reads the H200 Qwen3-Next file at its buckets, and nothing where no file ships', () => {
     expect(
-      [4, 512, 1024, 2048, 4096].map((t) => sglangTunedBlockM(undefined, 512, 64, 'h200-sxm', t)),
+      [4, 512, 1024, 2048, 4096].map((t) => sglangTunedTile(undefined, 512, 64, 'h200-sxm', t)?.m),
     ).toEqual([16, 16, 32, 64, 128]);
     // No 16-bit file for the H800 in any wheel read; none for this shape on the A100.
-    expect(sglangTunedBlockM(undefined, 512, 64, 'h800-sxm', 64)).toBeUndefined();
+    expect(sglangTunedTile(undefined, 512, 64, 'h800-sxm', 64)?.m).toBeUndefined();
     expect(sglangTuned16(undefined, 512, 64, 'h800-sxm')).toBe(false);
-    expect(sglangTunedBlockM(undefined, 512, 64, 'a100-80gb-sxm', 64)).toBeUndefined();
+    expect(sglangTunedTile(undefined, 512, 64, 'a100-80gb-sxm', 64)?.m).toBeUndefined();
     // E=8,N=7168 on the H100 was retuned between the 0.4.6.post1 and 0.5.3 wheels: 32 -> 64 rows at 48 tokens.
-    expect(sglangTunedBlockM('0.4.6.post1', 8, 7168, 'h100-sxm', 48)).toBe(32);
-    expect(sglangTunedBlockM('0.5.3', 8, 7168, 'h100-sxm', 48)).toBe(64);
+    expect(sglangTunedTile('0.4.6.post1', 8, 7168, 'h100-sxm', 48)?.m).toBe(32);
+    expect(sglangTunedTile('0.5.3', 8, 7168, 'h100-sxm', 48)?.m).toBe(64);
   });
 
   it('knows the A800 and H800 by the names the engines give them: no vLLM block-FP8 file for either', () => {

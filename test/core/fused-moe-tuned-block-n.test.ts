@@ -5,10 +5,7 @@
 // (engines/sglang/fused-moe-block-n.ts, engines/vllm/fused-moe-configs.ts VLLM_BLOCK_FP8_BLOCK_N).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  sglangTunedBlockM,
-  sglangTunedBlockN,
-} from '../../src/core/engines/sglang/fused-moe-configs.js';
+import { sglangTunedTile } from '../../src/core/engines/sglang/fused-moe-configs.js';
 import {
   sglangBlockNOf,
   sglangDownFileShipped,
@@ -30,44 +27,44 @@ import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 describe("a tuned file's BLOCK_SIZE_N by M-bucket", () => {
   it("reads SGLang's H200 Qwen3-Next files as each wheel ships them", () => {
     // sglang==0.5.23 triton_3_4_0/E=512,N=64,device_name=NVIDIA_H200.json: BLOCK_SIZE_N 64 at 1 and 2 tokens, 128 at 4.
-    expect([1, 2, 4, 8].map((t) => sglangTunedBlockN(undefined, 512, 64, 'h200-sxm', t))).toEqual([
+    expect([1, 2, 4, 8].map((t) => sglangTunedTile(undefined, 512, 64, 'h200-sxm', t)?.n)).toEqual([
       64, 64, 128, 128,
     ]);
-    expect(sglangTunedBlockM(undefined, 512, 64, 'h200-sxm', 4)).toBe(16);
+    expect(sglangTunedTile(undefined, 512, 64, 'h200-sxm', 4)?.m).toBe(16);
     // E=512,N=128: the 0.5.3..0.5.8 wheels hold only triton_3_4_0's copy (N 64, then 128); 0.5.14 adds triton_3_5_1's
     // (N 32, then 64), which the lookup reads first.
-    expect([1, 4].map((t) => sglangTunedBlockN('0.5.8', 512, 128, 'h200-sxm', t))).toEqual([
+    expect([1, 4].map((t) => sglangTunedTile('0.5.8', 512, 128, 'h200-sxm', t)?.n)).toEqual([
       64, 128,
     ]);
-    expect([1, 4].map((t) => sglangTunedBlockN('0.5.14', 512, 128, 'h200-sxm', t))).toEqual([
+    expect([1, 4].map((t) => sglangTunedTile('0.5.14', 512, 128, 'h200-sxm', t)?.n)).toEqual([
       32, 64,
     ]);
     // 0.4.6.post1's flat E=8,N=7168 H100 file against 0.5.3's triton_3_3_1 one.
-    expect(sglangTunedBlockN('0.4.6.post1', 8, 7168, 'h100-sxm', 2)).toBe(128);
-    expect(sglangTunedBlockN('0.5.3', 8, 7168, 'h100-sxm', 2)).not.toBe(128);
+    expect(sglangTunedTile('0.4.6.post1', 8, 7168, 'h100-sxm', 2)?.n).toBe(128);
+    expect(sglangTunedTile('0.5.3', 8, 7168, 'h100-sxm', 2)?.n).not.toBe(128);
     // sglang==0.5.14 ships E=128,N=704,device_name=NVIDIA_H200_down.json for w2 (entries not kept): no tiles given there,
     // the up file's alone before (it ships from 0.5.14 too, so 0.5.8 has neither).
     expect(sglangDownFileShipped('0.5.14', 'E=128,N=704,device_name=NVIDIA_H200')).toBe(true);
     expect(sglangDownFileShipped('0.5.8', 'E=128,N=704,device_name=NVIDIA_H200')).toBe(false);
-    expect(sglangTunedBlockN(undefined, 128, 704, 'h200-sxm', 1)).toBeUndefined();
+    expect(sglangTunedTile(undefined, 128, 704, 'h200-sxm', 1)?.n).toBeUndefined();
     // E=128,N=768 on the H100 (shipped from 0.5.3) gains its down file in 0.5.23.
-    expect(sglangTunedBlockN('0.5.14', 128, 768, 'h100-sxm', 1)).toBe(
+    expect(sglangTunedTile('0.5.14', 128, 768, 'h100-sxm', 1)?.n).toBe(
       sglangBlockNOf('0.5.14', 'E=128,N=768,device_name=NVIDIA_H100_80GB_HBM3', 1),
     );
-    expect(sglangTunedBlockN('0.5.14', 128, 768, 'h100-sxm', 1)).toBeDefined();
-    expect(sglangTunedBlockN(undefined, 128, 768, 'h100-sxm', 1)).toBeUndefined();
+    expect(sglangTunedTile('0.5.14', 128, 768, 'h100-sxm', 1)?.n).toBeDefined();
+    expect(sglangTunedTile(undefined, 128, 768, 'h100-sxm', 1)?.n).toBeUndefined();
     // No file for the shape on the card: nothing.
-    expect(sglangTunedBlockN(undefined, 512, 64, 'a100-80gb-sxm', 4)).toBeUndefined();
+    expect(sglangTunedTile(undefined, 512, 64, 'a100-80gb-sxm', 4)?.n).toBeUndefined();
   });
 
   it("reads vLLM's block-FP8 files by release (the B200 E=128,N=768 file changed in 0.10.2)", () => {
     const d = FRAMEWORKS.vllm.fusedMoeTile16!.defaults!.blockFp8!;
-    expect(d.blockN!('0.10.0', 128, 768, 'b200', 2)).toBe(256);
-    expect(d.blockN!('0.10.2', 128, 768, 'b200', 2)).toBe(128);
-    expect(d.blockN!('0.9.1', 256, 256, 'h200-sxm', 1)).toBe(64);
-    expect(d.blockN!('0.9.1', 256, 256, 'h200-sxm', 8)).toBe(128);
+    expect(d.tile!('0.10.0', 128, 768, 'b200', 2)?.n).toBe(256);
+    expect(d.tile!('0.10.2', 128, 768, 'b200', 2)?.n).toBe(128);
+    expect(d.tile!('0.9.1', 256, 256, 'h200-sxm', 1)?.n).toBe(64);
+    expect(d.tile!('0.9.1', 256, 256, 'h200-sxm', 8)?.n).toBe(128);
     // The 0.11.0 wheel's files are not read.
-    expect(d.blockN!('0.11.0', 256, 256, 'h200-sxm', 8)).toBeUndefined();
+    expect(d.tile!('0.11.0', 256, 256, 'h200-sxm', 8)?.n).toBeUndefined();
   });
 });
 
@@ -153,7 +150,7 @@ describe("the fused_moe grid at a tuned file's tiles", () => {
     ];
     for (const [batch, defaultUs, tunedUs] of MEASURED_US) {
       const tuned = {
-        m: sglangTunedBlockM(undefined, 128, 704, 'h200-sxm', batch)!,
+        m: sglangTunedTile(undefined, 128, 704, 'h200-sxm', batch)!.m,
         n: sglangBlockNOf(undefined, 'E=128,N=704,device_name=NVIDIA_H200', batch)!,
       };
       const s = { batch, tp: 1, cc: 9, sms: 132, blockFp8: false, uncapped: false };

@@ -17,7 +17,7 @@ import { runsBlockFp8Path } from './block-fp8.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import type { MoeFamilyTiles, MoeTileFamily, MoeTileMN } from './moe-grid-types.js';
+import type { MoeFamilyTiles, MoeTileFamily, MoeTileMN, TunedFileTile } from './moe-grid-types.js';
 
 /** The layer's local experts and the down projection's input width on one rank (vLLM's `E, _, N = w2_shape`). */
 function localShape(m: ModelFacts, o: EstimateOptions): { e: number; n: number } {
@@ -90,10 +90,23 @@ function untunedFamily(
   return l !== undefined && tunedAt(l, t) === false ? l.d : undefined;
 }
 
+/** The tuned file's tile the step's Triton fused_moe reads at `tokens` token rows (MoeFamilyTiles.tile), if any. */
+function tunedFileTile(
+  m: ModelFacts,
+  o: EstimateOptions,
+  t: TimeOptions,
+  r: GpuRates,
+  s: { triton16: boolean; tokens: number },
+): TunedFileTile | undefined {
+  const l = familyLookup(m, o, t, r, s);
+  if (l === undefined || tunedAt(l, t) !== true) return undefined;
+  return l.d.tile?.(l.v, l.e, l.n, l.gpuId, s.tokens);
+}
+
 /**
  * BLOCK_SIZE_M of the tuned file the step's Triton fused_moe reads at `tokens` token rows, where the engine ships one
- * for the step's lookup (familyLookup) and keeps its entries (MoeFamilyTiles.blockM); undefined elsewhere (the
- * default tiles' BLOCK_SIZE_M then holds).
+ * for the step's lookup (familyLookup) and keeps its entries (MoeFamilyTiles.tile); undefined elsewhere (the default
+ * tiles' BLOCK_SIZE_M then holds).
  */
 export function tunedBlockM(
   m: ModelFacts,
@@ -102,16 +115,14 @@ export function tunedBlockM(
   r: GpuRates,
   s: { triton16: boolean; tokens: number },
 ): number | undefined {
-  const l = familyLookup(m, o, t, r, s);
-  if (l === undefined || tunedAt(l, t) !== true) return undefined;
-  return l.d.blockM?.(l.v, l.e, l.n, l.gpuId, s.tokens);
+  return tunedFileTile(m, o, t, r, s)?.m;
 }
 
 /**
  * BLOCK_SIZE_M and BLOCK_SIZE_N of the tuned file's bucket the step's Triton fused_moe reads at `tokens` token rows
- * (tunedBlockM's file and bucket; MoeFamilyTiles.blockN), where both are kept; undefined elsewhere (the default tiles
- * then hold). One config serves both GEMMs of the call (`fused_experts_impl` passes it to both
- * `invoke_fused_moe_kernel` calls: vllm==0.10.2 fused_moe.py, sglang==0.5.23 fused_moe.py).
+ * (tunedBlockM's file and bucket), where both are kept; undefined elsewhere (the default tiles then hold). One config
+ * serves both GEMMs of the call (`fused_experts_impl` passes it to both `invoke_fused_moe_kernel` calls: vllm==0.10.2
+ * fused_moe.py, sglang==0.5.23 fused_moe.py).
  */
 export function tunedTile(
   m: ModelFacts,
@@ -120,11 +131,8 @@ export function tunedTile(
   r: GpuRates,
   s: { triton16: boolean; tokens: number },
 ): MoeTileMN | undefined {
-  const l = familyLookup(m, o, t, r, s);
-  if (l === undefined || tunedAt(l, t) !== true) return undefined;
-  const bm = l.d.blockM?.(l.v, l.e, l.n, l.gpuId, s.tokens);
-  const bn = l.d.blockN?.(l.v, l.e, l.n, l.gpuId, s.tokens);
-  return bm === undefined || bn === undefined ? undefined : { m: bm, n: bn };
+  const tile = tunedFileTile(m, o, t, r, s);
+  return tile?.n === undefined ? undefined : { m: tile.m, n: tile.n };
 }
 
 /**

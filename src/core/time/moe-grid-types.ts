@@ -71,33 +71,30 @@ export interface MoeFamilyTiles {
   /** The default tiles' kernel time over a tuned file's at `tokens` routed tokens through `e` local experts. */
   slowdown(tokens: number, e: number): number;
   /**
-   * Where `tuned` says a file applies: the BLOCK_SIZE_M of its M-bucket nearest `tokens` token rows (the engines'
+   * Where `tuned` says a file applies: the BLOCK_SIZE_M (`m`) and BLOCK_SIZE_N (`n`: the columns each row block of the
+   * launch grid spans, time/moe-grid.ts) of its M-bucket nearest `tokens` token rows (the engines'
    * `configs[min(configs.keys(), key=lambda x: abs(x - M))]`), from the file as the release ships it; undefined where
-   * its entries are not kept (the default tiles' BLOCK_SIZE_M is then taken). Absent: none kept.
+   * its BLOCK_SIZE_M is not kept (the default tiles are then taken), `n` undefined where only its BLOCK_SIZE_N is not.
+   * Absent: none kept.
    */
-  blockM?(
+  tile?(
     version: string | undefined,
     e: number,
     n: number,
     gpuId: string,
     tokens: number,
-  ): number | undefined;
-  /**
-   * Where `tuned` says a file applies: the BLOCK_SIZE_N of the same bucket as `blockM` (the columns each row block of
-   * the launch grid spans, time/moe-grid.ts); undefined where its entries are not kept. Absent: none kept.
-   */
-  blockN?(
-    version: string | undefined,
-    e: number,
-    n: number,
-    gpuId: string,
-    tokens: number,
-  ): number | undefined;
+  ): TunedFileTile | undefined;
   /**
    * Under expert parallelism the lookup names the rank's local experts at whole-expert width (vLLM's `E, _, N =
    * w2_shape`). Absent: such steps are not priced (their per-rank shapes not read).
    */
   localUnderEp?: boolean;
+}
+
+/** A tuned fused_moe file's tile at one M-bucket (MoeFamilyTiles.tile). */
+export interface TunedFileTile {
+  m: number;
+  n: number | undefined;
 }
 
 /**

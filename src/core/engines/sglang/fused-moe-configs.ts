@@ -14,7 +14,7 @@
  * every folder on disk, newest first); else `get_default_config`. So a name shipped in any folder is a tuned file.
  */
 import { releaseAtLeast } from '../../compare-releases.js';
-import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
+import type { FusedMoeDefaultTiles, TunedFileTile } from '../../time/moe-grid-types.js';
 import { sglangBlockMOf } from './fused-moe-block-m.js';
 import { sglangBlockNOf, sglangDownFileShipped } from './fused-moe-block-n.js';
 
@@ -224,38 +224,25 @@ export function sglangTuned16(
 }
 
 /**
- * BLOCK_SIZE_M of the tuned 16-bit file SGLang release `version` (none: the newest read) reads for E experts of width
- * N on `gpu` at `tokens` token rows (engines/sglang/fused-moe-block-m.ts); undefined where no tuned file applies or
- * its entries are not kept.
+ * BLOCK_SIZE_M and BLOCK_SIZE_N of the tuned 16-bit file SGLang release `version` (none: the newest read) reads for E
+ * experts of width N on `gpu` at `tokens` token rows (engines/sglang/fused-moe-block-m.ts, fused-moe-block-n.ts);
+ * undefined where no tuned file applies or its BLOCK_SIZE_M is not kept, `n` undefined where its BLOCK_SIZE_N is not
+ * kept or the release ships a `_down.json` file for w2 (sglangDownFileShipped).
  */
-export function sglangTunedBlockM(
+export function sglangTunedTile(
   version: string | undefined,
   experts: number,
   n: number,
   gpu: string,
   tokens: number,
-): number | undefined {
+): TunedFileTile | undefined {
   if (sglangTuned16(version, experts, n, gpu) !== true) return undefined;
   const name = `E=${experts},N=${n},device_name=${SGLANG_FUSED_MOE_DEVICES[gpu]}`;
-  return sglangBlockMOf(version, name, tokens);
-}
-
-/**
- * BLOCK_SIZE_N of the same tuned file at the same bucket (engines/sglang/fused-moe-block-n.ts); undefined where no
- * tuned file applies, its entries are not kept, or the release ships a `_down.json` file for w2 (sglangDownFileShipped).
- */
-export function sglangTunedBlockN(
-  version: string | undefined,
-  experts: number,
-  n: number,
-  gpu: string,
-  tokens: number,
-): number | undefined {
-  if (sglangTuned16(version, experts, n, gpu) !== true) return undefined;
-  const name = `E=${experts},N=${n},device_name=${SGLANG_FUSED_MOE_DEVICES[gpu]}`;
+  const m = sglangBlockMOf(version, name, tokens);
+  if (m === undefined) return undefined;
   // The w2 GEMM runs a `_down.json` file's tiles where one ships (not kept): not given.
-  if (sglangDownFileShipped(version, name)) return undefined;
-  return sglangBlockNOf(version, name, tokens);
+  const down = sglangDownFileShipped(version, name);
+  return { m, n: down ? undefined : sglangBlockNOf(version, name, tokens) };
 }
 
 /**
@@ -283,7 +270,6 @@ export const SGLANG_FUSED_MOE_DEFAULTS: FusedMoeDefaultTiles = {
   bits16: {
     tuned: sglangTuned16,
     slowdown: slowdown16,
-    blockM: sglangTunedBlockM,
-    blockN: sglangTunedBlockN,
+    tile: sglangTunedTile,
   },
 };

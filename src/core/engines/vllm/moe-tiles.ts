@@ -33,7 +33,7 @@
  * none of them and are not priced (sgl-project/sglang#34795 times them on an H20, E=512, N=256, Triton 3.7.1,
  * against its tuned file, whose tiles have 16 rows from 1 to 512 tokens; its per-M ratios are not carried).
  */
-import type { FusedMoeDefaultTiles } from '../../time/moe-grid-types.js';
+import type { FusedMoeDefaultTiles, TunedFileTile } from '../../time/moe-grid-types.js';
 import { bucketValue } from '../fused-moe-buckets.js';
 import { releaseAtLeast } from '../../compare-releases.js';
 import {
@@ -124,31 +124,25 @@ function keptAt(
 }
 
 /**
- * BLOCK_SIZE_M of the block-FP8 file release `version` ships for `e` local experts of width `n` on `gpuId`, at the
- * bucket nearest `tokens` (VLLM_BLOCK_FP8_BLOCK_M); undefined where none is shipped or its release is not read.
+ * BLOCK_SIZE_M and BLOCK_SIZE_N of the block-FP8 file release `version` ships for `e` local experts of width `n` on
+ * `gpuId`, at the bucket nearest `tokens` (VLLM_BLOCK_FP8_BLOCK_M, VLLM_BLOCK_FP8_BLOCK_N); undefined where none is
+ * shipped or its release is not read.
  */
-function tunedBlockMAt(
+function tunedTileAt(
   version: string | undefined,
   e: number,
   n: number,
   gpuId: string,
   tokens: number,
-): number | undefined {
-  const kept = keptAt(VLLM_BLOCK_FP8_BLOCK_M, { version, e, n, gpuId });
-  return kept === undefined ? undefined : bucketValue(kept, tokens);
-}
-
-/** BLOCK_SIZE_N of the same file at the same bucket (VLLM_BLOCK_FP8_BLOCK_N); undefined where tunedBlockMAt is. */
-function tunedBlockNAt(
-  version: string | undefined,
-  e: number,
-  n: number,
-  gpuId: string,
-  tokens: number,
-): number | undefined {
+): TunedFileTile | undefined {
   const f = { version, e, n, gpuId };
-  const kept = keptAt(VLLM_BLOCK_FP8_BLOCK_N, f, VLLM_BLOCK_FP8_BLOCK_N_BEFORE_0_10_2);
-  return kept === undefined ? undefined : bucketValue(kept, tokens);
+  const keptM = keptAt(VLLM_BLOCK_FP8_BLOCK_M, f);
+  if (keptM === undefined) return undefined;
+  const keptN = keptAt(VLLM_BLOCK_FP8_BLOCK_N, f, VLLM_BLOCK_FP8_BLOCK_N_BEFORE_0_10_2);
+  return {
+    m: bucketValue(keptM, tokens),
+    n: keptN === undefined ? undefined : bucketValue(keptN, tokens),
+  };
 }
 
 // Default over tuned at 96-512 tokens: "~25% slower", vllm-project/vllm#44830 (H100 80GB HBM3, E=512, N=128); carried
@@ -183,7 +177,6 @@ export const VLLM_FUSED_MOE_DEFAULT_TILES: FusedMoeDefaultTiles = {
     tuned: tunedAt,
     slowdown: slowdownAt,
     localUnderEp: true,
-    blockM: tunedBlockMAt,
-    blockN: tunedBlockNAt,
+    tile: tunedTileAt,
   },
 };
