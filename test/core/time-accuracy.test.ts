@@ -166,6 +166,12 @@ const PRIMERL_RL_LORA_SWEEP_ROWS = {
   ],
   dense: ['primerl-rl-lora16-qwen3-4b-8xh100-s16384', 'primerl-rl-lora16-qwen3-4b-8xh200-s16384'],
 } as const;
+// More of the same harness's LoRA rank-16 result files (PrimeIntellect-ai/prime-rl@8718eb14 benchmarks/baselines/): the
+// dense models on one H100 at 16,384 tokens, and Qwen3-4B at 65,536 on 8 H100 and 8 H200.
+const PRIMERL_RL_LORA_DENSE_ROWS = {
+  oneGpu: ['primerl-rl-lora16-qwen3-4b-1xh100-s16384', 'primerl-rl-lora16-qwen3-0.6b-1xh100-s16384'],
+  long: ['primerl-rl-lora16-qwen3-4b-8xh100-s65536', 'primerl-rl-lora16-qwen3-4b-8xh200-s65536'],
+} as const;
 const LORABENCH_ROW = /^lorabench-/;
 const lorabenchRows = rows.filter((r) => LORABENCH_ROW.test(r.id));
 // Fine-tuning and preference rows from four sources new to the set (docs/time-model.md "NeMo AutoModel's benchmark table,
@@ -536,19 +542,20 @@ describe('time model accuracy on the shipped throughput set', () => {
   // -13%, -16%, +45%, +38%) took it from 9.9% to 10.3% (the p90 39.0% -> 39.2%, back to 39.0% with the eager loss of
   // the builds that compiled the model alone, TimeOptions.eagerLoss). Median 10.8%: with Qwen's README 1.8B ZeRO-3 rows
   // (`qwen1-readme-1.8b-full-zero3-a100-*`, -7.1% and -15.7% scored before any change) and DeepSpeed ZeRO-2's bucket all-reduce beside them,
-  // 10.7% over 367 rows (the rows near the median lie 9.6-11.2% apart by rank).
-  it('out-of-sample training rows: median |error| <= 10.8%, p90 <= 39%', () => {
+  // 10.7% over 367 rows (the rows near the median lie 9.6-11.2% apart by rank). Median 10.9%, p90 39.2%: four more
+  // prime-rl LoRA RL result files (PRIMERL_RL_LORA_DENSE_ROWS, scored before any model change: +43%, +111%, -19%, -20%).
+  it('out-of-sample training rows: median |error| <= 10.95%, p90 <= 39.5%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.108);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1095);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.395);
   });
 
-  it('scores every scorable case (1271: 1256 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1271);
+  it('scores every scorable case (1275: 1260 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1275);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -3278,14 +3285,18 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
   const err = Object.fromEntries(
     [...surogateRows, ...primerlRows, ...lorabenchRows].map((r) => [r.id, r.error]),
   );
-  it('holds the twenty-eight scored rows, out of sample', () => {
+  it('holds the thirty-two scored rows, out of sample', () => {
     holdsOutOfSample([...surogateRows, ...primerlRows, ...lorabenchRows], err, [
+      'primerl-rl-lora16-qwen3-0.6b-1xh100-s16384',
       'primerl-rl-lora16-qwen3-30b-a3b-8xh100-s16384',
       'primerl-rl-lora16-qwen3-30b-a3b-8xh100-s65536',
       'primerl-rl-lora16-qwen3-30b-a3b-8xh200-s16384',
       'primerl-rl-lora16-qwen3-30b-a3b-8xh200-s65536',
+      'primerl-rl-lora16-qwen3-4b-1xh100-s16384',
       'primerl-rl-lora16-qwen3-4b-8xh100-s16384',
+      'primerl-rl-lora16-qwen3-4b-8xh100-s65536',
       'primerl-rl-lora16-qwen3-4b-8xh200-s16384',
+      'primerl-rl-lora16-qwen3-4b-8xh200-s65536',
       'primerl-sft-qwen3-0.6b-1xa6000-s8192',
       'primerl-sft-qwen3-0.6b-1xh100-s16384',
       'primerl-sft-qwen3-0.6b-1xh100-s8192',
@@ -3331,6 +3342,19 @@ describe('time model on the Surogate Unsloth, prime-rl and llama3-lora-bench row
     for (const id of PRIMERL_RL_LORA_SWEEP_ROWS.dense) {
       expect(err[id]!, id).toBeGreaterThan(0.3);
       expect(err[id]!, id).toBeLessThan(0.55);
+    }
+  });
+
+  // Scored before any model change: Qwen3-4B on one H100 +43.2% and Qwen3-0.6B +111.4% (the 0.6B's SFT row at the same
+  // length reads -0.9%); Qwen3-4B at 65,536 tokens -18.8% (8 H100) and -19.7% (8 H200), as the Qwen3-30B-A3B rows there.
+  it("prime-rl's dense LoRA RL rows: too fast at 16,384 tokens on one H100, slow at 65,536", () => {
+    for (const id of PRIMERL_RL_LORA_DENSE_ROWS.oneGpu) {
+      expect(err[id]!, id).toBeGreaterThan(0.2);
+      expect(err[id]!, id).toBeLessThan(1.2);
+    }
+    for (const id of PRIMERL_RL_LORA_DENSE_ROWS.long) {
+      expect(err[id]!, id).toBeGreaterThan(-0.3);
+      expect(err[id]!, id).toBeLessThan(0);
     }
   });
 
