@@ -5,6 +5,7 @@
  * mechanism changes in a step.
  */
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildEstimate } from '../../src/core/estimate.js';
 import { modelFacts, trainWork, weightBytes } from '../../src/core/time/index.js';
@@ -67,9 +68,48 @@ describe('LoRA path beside each adapted linear', () => {
     expect(c.adapterFwdOps).toBe(2 * 32 * 3);
   });
 
-  it('full fine-tunes and engines without a LoRA path pay nothing beside the GEMMs', () => {
+  it('full fine-tunes pay nothing beside the GEMMs', () => {
     expect(trainWork(m, optionsFromFlags({ method: 'full' }), t).adapterFwdBytes).toBe(0);
-    expect(trainWork(m, lora({ framework: 'torchtitan' }), t).adapterFwdBytes).toBe(0);
+    expect(
+      trainWork(m, optionsFromFlags({ method: 'full', framework: 'torchtitan' }), t)
+        .adapterFwdBytes,
+    ).toBe(0);
+  });
+
+  it("torchtitan's LoRALinear (and prime-rl's MultiLoRALinear): the unfused chain, the scaling fused under compile", () => {
+    // components/lora.py at pytorch/torchtitan@b5bcd76c6: base_out + scaling * lora_b(lora_a(x)), no dropout, no cast.
+    const eager = trainWork(m, lora({ framework: 'torchtitan' }), t);
+    expect(eager.adapterFwdBytes).toBe((1 * 4096 + 6 * 4096) * 2 * 32 * 2048 * 2);
+    expect(eager.adapterBwdBytes).toBe((5 * 4096 + 4 * 4096) * 2 * 32 * 2048 * 2);
+    expect(eager.adapterFwdOps).toBe(2 * 32 * 4);
+    const c = trainWork(m, lora({ framework: 'torchtitan', compile: true }), t);
+    expect(c.adapterFwdBytes).toBe((1 * 4096 + 4 * 4096) * 2 * 32 * 2048 * 2);
+    expect(c.adapterFwdOps).toBe(2 * 32 * 3);
+  });
+
+  it("torchtitan's path: linear in the micro-batch's tokens, the same passes as torchtune's chain", () => {
+    const roles = ['q', 'k', 'v', 'o', 'gate', 'up', 'down'] as const;
+    fc.assert(
+      fc.property(
+        fc.subarray([...roles], { minLength: 1 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.boolean(),
+        (targets, blocks, compile) => {
+          const o = (framework: string, seq: number) =>
+            lora({ framework, seq, compile, 'lora-targets': targets.join(',') });
+          const seq = 256 * blocks;
+          const w = trainWork(m, o('torchtitan', seq), t);
+          const twice = trainWork(m, o('torchtitan', 2 * seq), t);
+          expect(w.adapterFwdBytes).toBeGreaterThan(0);
+          expect(twice.adapterFwdBytes).toBe(2 * w.adapterFwdBytes);
+          expect(twice.adapterBwdBytes).toBe(2 * w.adapterBwdBytes);
+          const tt = trainWork(m, o('torchtune', seq), t);
+          expect(w.adapterFwdBytes).toBe(tt.adapterFwdBytes);
+          expect(w.adapterBwdBytes).toBe(tt.adapterBwdBytes);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('the same LoRA step is slower through PEFT than through Unsloth on an A100', () => {

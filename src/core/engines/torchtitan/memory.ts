@@ -4,6 +4,7 @@ import {
   TORCH_CONTEXT_MIB,
   type FrameworkProfile,
 } from '../../memory/framework-profile.js';
+import { TORCHTITAN_LORA_PATH } from './lora-path.js';
 
 // torchtitan's LocalTokenDispatcher (expert_parallel_degree 1; pytorch/torchtitan@b5bcd76c
 // torchtitan/models/common/token_dispatcher.py) moves each routed row (R = tokens x top-k rows of the hidden size, in
@@ -51,6 +52,8 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
   fusedQkvView: false,
   loraDropout: false,
   fp32Adapters: false,
+  // LoRALinear's adapters beside each converted linear (components/lora.py at b5bcd76c6; engines/torchtitan/lora-path.ts).
+  loraPath: TORCHTITAN_LORA_PATH,
   kbitUpcastsToFp32: false,
   // torchtitan compiles its loss with the model: build_cross_entropy_loss wraps cross_entropy_loss
   // (F.cross_entropy(pred.float(), ...)) in torch.compile when training.compile (components/loss.py @e7c0cae);
