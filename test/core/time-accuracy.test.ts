@@ -89,8 +89,9 @@ const SWIFT_EXAMPLE_ROW = /^msswift-(liger|fa2|nolgr)-/;
 const GEMMA_GRPO_ROW = /^(unsloth-grpo-gemma3-|selfllm-grpo-gemma3-)/;
 // DeepSpeed ZeRO-3 parameter offload, sources new to the set, scored before any model change (calibration/README.md,
 // docs/time-model.md "DeepSpeed ZeRO-3 parameter offload rows"): deepspeedai/DeepSpeed#3901's Falcon-7B on eight
-// A100 40GB with and without offload, s-JoL/Open-Llama's 65B on 48 A100; their own bars at the end.
-const DS_OFFLOAD_ROW = /^(ds3901-|openllama-)/;
+// A100 40GB with and without offload, s-JoL/Open-Llama's 65B on 48 A100, and deepspeedai/DeepSpeed#7474's ZeRO-2
+// optimizer offload of Qwen2.5-3B on two A100 40GB with and without --bind_cores_to_rank; their own bars at the end.
+const DS_OFFLOAD_ROW = /^(ds3901-|openllama-|ds7474-)/;
 // Fine-tuning and RL rows new to the set (calibration/README.md "Qwen-1.8B, 14B and 72B from the Qwen table, a TRL GRPO
 // notebook and an older PEFT run"): QwenLM/Qwen's README rows beside its Qwen-7B ones (Qwen-1.8B LoRA and a ZeRO-3 full
 // fine-tune on one A100, Qwen-14B LoRA and GPTQ Q-LoRA, Qwen-72B LoRA over ZeRO-3 on four A100 and GPTQ Q-LoRA on one),
@@ -547,8 +548,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1271: 1256 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1271);
+  it('scores every scorable case (1273: 1258 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1273);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2930,11 +2931,13 @@ describe('time model on the DeepSpeed ZeRO-3 parameter offload rows', () => {
   const err = Object.fromEntries(
     rows.filter((r) => DS_OFFLOAD_ROW.test(r.id)).map((r) => [r.id, r.error]),
   );
-  it('holds the four scored rows, out of sample', () => {
+  it('holds the six scored rows, out of sample', () => {
     expect(Object.keys(err).sort()).toEqual([
       'ds3901-falcon7b-8xa100-40-fsdp',
       'ds3901-falcon7b-8xa100-40-zero3',
       'ds3901-falcon7b-8xa100-40-zero3-offload',
+      'ds7474-qwen2.5-3b-zero2-optoff-2xa100-40-bound',
+      'ds7474-qwen2.5-3b-zero2-optoff-2xa100-40-unbound',
       'openllama-65b-48xa100-zero3-offload',
     ]);
   });
