@@ -291,6 +291,10 @@ export function caseInputs(c: ThroughputCase): {
   if (c.deepspeed_pin_memory === false) time.pageableOffload = true;
   // A DeepSpeed config that left offload_optimizer's pin_memory at its default false (the case says so).
   if (c.deepspeed_optimizer_pin_memory === false) time.pageableGradOffload = true;
+  // A host whose CPUs the source names (physical cores of one node; the case says so).
+  if (c.host_cores !== undefined) time.hostCores = c.host_cores;
+  // A DeepSpeed run launched with --bind_cores_to_rank (the case says so).
+  if (c.deepspeed_bind_cores === true) time.hostCoresBound = true;
   // A bitsandbytes build whose 4-bit dequantization ran the branch-tree kernel (before 0.48.0; the case says so).
   if (c.bnb_dequant === 'tree') time.bnbTreeDequant = true;
   // A build whose offloaded checkpoints came back in series with the backward (the case says so).

@@ -150,6 +150,10 @@ export const throughputCaseSchema = z.looseObject({
   deepspeed_pin_memory: z.literal(false).optional(),
   /** The run's DeepSpeed config left offload_optimizer.pin_memory at its default false: sets TimeOptions.pageableGradOffload. */
   deepspeed_optimizer_pin_memory: z.literal(false).optional(),
+  /** The physical CPU cores of one node's host, as the run's source names its CPUs: sets TimeOptions.hostCores. */
+  host_cores: z.number().int().positive().optional(),
+  /** The run was launched with DeepSpeed's --bind_cores_to_rank: sets TimeOptions.hostCoresBound. */
+  deepspeed_bind_cores: z.literal(true).optional(),
   /**
    * The routed experts in the measured library build: 'loop' (transformers 4.x per-expert loop) sets
    * TimeOptions.moeLoop; 'dense-loop' (a dense MoE block's experts as one nn.Linear set each, run one after another:

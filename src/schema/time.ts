@@ -474,6 +474,20 @@ export interface TimeOptions {
    */
   pageableGradOffload?: boolean;
   /**
+   * The physical CPU cores of one node's host, where the run's source names its CPUs: an offloaded optimizer step's
+   * host rate scales with them from the cores it was measured on (FrameworkProfile.hostStepCores,
+   * time/optimizer-step.ts hostStepRate). No flag sets it (a plan keeps the measured rig's rate); `validate
+   * --throughput` does for rows whose source names the host (their `host_cores`).
+   */
+  hostCores?: number;
+  /**
+   * The run was launched with DeepSpeed's `--bind_cores_to_rank` (each rank on its own physical cores, OMP_NUM_THREADS
+   * set to their count: deepspeed/launcher/launch.py), so its host step runs at the bound rate, without
+   * FrameworkProfile.hostStepUnboundShare. No flag sets it (vramplan's launch folders bind none); `validate
+   * --throughput` does for rows launched so (their `deepspeed_bind_cores`).
+   */
+  hostCoresBound?: boolean;
+  /**
    * The bitsandbytes build dequantized NF4/FP4 weights through its branch-tree kernel (releases before 0.48.0,
    * bitsandbytes-foundation/bitsandbytes#1746): each 4-bit dequantization pass takes core/time/bnb-dequant.ts's factor longer than a pass
    * at the memory rate on the GPUs it was measured slow on. No flag sets it (the pinned bitsandbytes has the lookup

@@ -363,6 +363,12 @@ export interface FrameworkProfile
   /** Time: the share of hostStepBytesPerS a host reaches with no cores bound to the ranks, where it was measured bound. */
   hostStepUnboundShare?: number;
   /**
+   * Time: the physical cores of the node hostStepBytesPerS was measured on. The host step runs on OpenMP and ATen
+   * thread pools sized to the cores, so a node with another count (TimeOptions.hostCores) scales the rate by the
+   * ratio; absent, the rate is the node's whatever its cores.
+   */
+  hostStepCores?: number;
+  /**
    * LoRA training goes through transformers' enable_input_require_grads under gradient checkpointing (PEFT,
    * TRL, Unsloth): a frozen vision tower whose input embeddings it hooks records a graph (memory/vision.ts).
    */

@@ -14,12 +14,23 @@ import type { FrameworkProfile } from '../memory/framework-profile.js';
 export const HOST_ADAM_BYTES_PER_S = 100e9;
 
 /**
- * The node's rate for an offloaded optimizer step's bytes: the engine's measured whole-step rate (or CPU-Adam's), at the
- * share an unbound host reaches where that rate was measured with the ranks bound to their own cores
- * (FrameworkProfile.hostStepUnboundShare).
+ * The node's rate for an offloaded optimizer step's bytes: the engine's measured whole-step rate (or CPU-Adam's), per
+ * physical core of the node it was measured on times the run's node's cores where both are known
+ * (FrameworkProfile.hostStepCores, TimeOptions.hostCores), at the share an unbound host reaches where that rate was
+ * measured with the ranks bound to their own cores (FrameworkProfile.hostStepUnboundShare) unless the run binds them too
+ * (TimeOptions.hostCoresBound).
  */
-export const hostStepRate = (fw: FrameworkProfile): number =>
-  (fw.hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S) * (fw.hostStepUnboundShare ?? 1);
+export const hostStepRate = (
+  fw: FrameworkProfile,
+  t: Pick<TimeOptions, 'hostCores' | 'hostCoresBound'> = {},
+): number => {
+  const cores =
+    t.hostCores !== undefined && fw.hostStepCores !== undefined
+      ? t.hostCores / fw.hostStepCores
+      : 1;
+  const unbound = t.hostCoresBound === true ? 1 : (fw.hostStepUnboundShare ?? 1);
+  return (fw.hostStepBytesPerS ?? HOST_ADAM_BYTES_PER_S) * cores * unbound;
+};
 
 // torch.optim.AdamW with foreach and fused unset steps foreach on CUDA ("we default to foreach and pass False to
 // use_fused"), and its foreach step (_multi_tensor_adamw, capturable False; pytorch/pytorch@002d2f0bb40cf08beb74bce80f52ce4f2eda46a0

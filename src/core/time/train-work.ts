@@ -553,7 +553,7 @@ export function trainWork(
     gradClipAllReduces: gradClipAllReduces(o, t, w),
     // DeepSpeed steps offloaded states with DeepSpeedCPUAdam/CPULion, AdamW runs fused; other torch optimizers loop.
     hostOptimizerBytes: fusedOnHost(o) ? hostOpt : hostOpt * TORCH_CPU_ADAM_SLOWDOWN,
-    hostStepBytesPerS: hostStepRate(FRAMEWORKS[o.framework]),
+    hostStepBytesPerS: hostStepRate(FRAMEWORKS[o.framework], t),
     pagedStateBytes: pw.pagedStateBytes,
     pagedWorkingBytes: pw.pagedWorkingBytes,
     gatherBytes: nw.gatherBytes,

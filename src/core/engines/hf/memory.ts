@@ -402,6 +402,13 @@ export const DEEPSPEED_MEMORY: FrameworkProfile = {
   // whole-step ratio is applied to the host step (the GPU's share of the 3B step is not given; a lower bound on the
   // host step's slowdown). deepspeedai/DeepSpeed#7474 measures 3,084 against 2,383 ms on the same model.
   hostStepUnboundShare: 2497 / 2887,
+  // The rig's physical cores: 2x EPYC 7742, 64 cores each (the blog's "Test environment",
+  // https://github.com/deepspeedai/DeepSpeed/blob/master/blogs/zenflow-corebinding/README.md). DeepSpeedCPUAdam splits
+  // each tile of the update over an OpenMP parallel-for (Adam_Optimizer::Step_AVX,
+  // https://github.com/deepspeedai/DeepSpeed/blob/v0.14.2/csrc/includes/cpu_adam.h), and --bind_cores_to_rank gives each
+  // rank its share of the physical cores with OMP_NUM_THREADS set to it (docs/_tutorials/zero-offload.md "CPU Adam perf
+  // tuning"): the rate is this many cores' (TimeOptions.hostCores).
+  hostStepCores: 128,
   deepspeedOptimizer: true, // fp32 master + m + v, and an fp32 gradient partition for the update
   // The fp32 gradients exist only in the step (deepspeedai/DeepSpeed v0.19.8, the HF_PINS release, from its PyPI
   // sdist): ZeRO-3 keeps the gradient partitions in grads_in_partition's grad_partitions_flat_buffer in the
