@@ -22,19 +22,21 @@ import {
 } from '../memory/surface.js';
 import { keptEstimates, memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
-import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
-import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
+import { RL_KEYS, samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
+import { maxSearchedGpus, serverGpus } from './objective.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
-import { alikeBut } from './alike.js';
+import { alikeOn } from './alike.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { ShapeVerdicts } from './search-memo.js';
 import {
   layoutsFor,
   runnableLayouts,
+  searchedAt,
+  searchedOf,
   tableOf,
   type Layout,
   type LayoutOrder,
@@ -270,6 +272,7 @@ function forEachRunnable(
     const mine = known && (known[runs.base] ??= keptVerdicts());
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
+    const counted = searchedOf(table, server, least); // a pruned shape's layouts, counted once per table
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
@@ -292,7 +295,7 @@ function forEachRunnable(
       }
       const verdict = runs.verdict[at0]!;
       if (verdict === LAYOUT_OK) continue; // the layouts searched are counted only where pruned
-      const searched = membersAtLeast(members, layouts, server, least);
+      const searched = searchedAt(table, counted, k, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
       else if (verdict === LAYOUT_UNDOCUMENTED) pruned.undocumented += searched;
@@ -516,6 +519,12 @@ function engineClassesOf(bases: readonly BaseConfig[], groups: readonly number[]
 const UNCHECKED = new Set(['rolloutMemory', 'batch']);
 
 /**
+ * The keys that can tell apart two configurations of one engine class (samePolicyOptions: alike but for the
+ * objective's keys, `gpus` and the micro-batch) less UNCHECKED: alikeOn over them is alikeBut(UNCHECKED) there.
+ */
+export const LAUNCH_KEYS: readonly string[] = [...RL_KEYS, 'gpus'].filter((k) => !UNCHECKED.has(k));
+
+/**
  * Per configuration group, its launch group: groups of one engine class whose options agree but for vLLM's
  * colocated share (`rolloutMemory`: the launchers write it into TRL's, Axolotl's and Unsloth's configs and
  * check nothing of it), which share every engine, launcher and quality verdict (layoutVariants).
@@ -533,7 +542,7 @@ function launchGroupsOf(
     const o = bases[bi]!.options;
     let firsts = byClass.get(classes[g]!);
     if (!firsts) byClass.set(classes[g]!, (firsts = []));
-    const like = firsts.find((f) => alikeBut(bases[f]!.options, o, UNCHECKED));
+    const like = firsts.find((f) => alikeOn(bases[f]!.options, o, LAUNCH_KEYS));
     out[g] = like === undefined ? g : groups[like]!;
     if (like === undefined) firsts.push(bi);
   }
