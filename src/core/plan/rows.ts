@@ -280,17 +280,18 @@ function forEachRunnable(
       const at0 = slot + shape;
       // Another view's verdict for the launch group and shape (SearchMemo.verdicts), else made here and kept.
       if (runs.stamp[at0] !== runs.base && !keptVerdict(runs, mine, at0)) {
-        layoutVariants(
-          variants,
-          o,
-          (probe ??= scratch(at.group, o)),
-          layouts[first]!,
-          shape,
-          slot,
-          table.accum[first]!,
-          accept,
-          runs,
-        );
+        if (!noEngineRuns(runs, shape, at0))
+          layoutVariants(
+            variants,
+            o,
+            (probe ??= scratch(at.group, o)),
+            layouts[first]!,
+            shape,
+            slot,
+            table.accum[first]!,
+            accept,
+            runs,
+          );
         keepVerdict(runs, mine, at0);
       }
       const verdict = runs.verdict[at0]!;
@@ -321,6 +322,22 @@ function forEachRunnable(
     }
   });
   return pruned;
+}
+
+/**
+ * Whether the configuration's engine class has no engine variant that runs `shape` (engineRunners' list, made
+ * for an earlier launch group of the class, is empty); if so the verdict at `at0` is written as layoutVariants
+ * would write it (no variant, LAYOUT_NO_ENGINE), without its probe: the launch group's own checks (launcher,
+ * quality) are asked only of engineRunners' variants.
+ */
+function noEngineRuns(runs: EngineVerdicts, shape: number, at0: number): boolean {
+  if (runs.engineStamp[shape] !== runs.engineBase) return false;
+  const none = runs.engineRun[shape]!;
+  if (none.length > 0) return false;
+  runs.stamp[at0] = runs.base;
+  runs.verdict[at0] = LAYOUT_NO_ENGINE;
+  runs.runList[at0] = none;
+  return true;
 }
 
 /** Takes another view's verdict for the shape at `at0` into `runs` where one is kept (SearchMemo.verdicts). */
