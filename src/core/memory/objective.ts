@@ -61,7 +61,8 @@ const trainedRows = (o: EstimateOptions): number =>
 export const serverGpus = (o: EstimateOptions): number =>
   o.rollout === 'vllm-server' ? (o.rolloutGpus ?? 1) : 0;
 
-const RL_KEYS = new Set([
+/** The objective's option keys (policyOptions drops them; samePolicyOptions does not compare them). */
+export const RL_KEYS: ReadonlySet<string> = new Set([
   'objective',
   'reference',
   'generations',

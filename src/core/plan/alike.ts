@@ -24,3 +24,22 @@ export function alikeBut(
   for (const k in rb) if (!skip.has(k)) keys--;
   return keys === 0;
 }
+
+/**
+ * Whether `a` and `b` agree on `keys` (both lack a key, or both hold like values). For options whose other keys
+ * are known alike (samePolicyOptions: one engine class), it answers as alikeBut with every other key skipped.
+ */
+export function alikeOn(a: EstimateOptions, b: EstimateOptions, keys: readonly string[]): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const has = k in ra;
+    if (has !== k in rb) return false;
+    if (!has) continue;
+    const x = ra[k];
+    const y = rb[k];
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+  }
+  return true;
+}

@@ -292,13 +292,14 @@ function baseConfigsAt(
   const search = s.search;
   const out: BaseConfig[] = [];
   const methods: Method[] = job.kind === 'inference' ? ['inference'] : job.methods;
+  const objectives = objectiveConfigs(s); // read only (withObjectiveConfig), the same for every configuration
   for (const method of methods) {
     const d = defaultOptions(method);
     for (const w of weightDtypes(method, search.weights, native, fp4Cores, published))
       for (const optimizer of optimizers(method, search.optimizers))
         for (const checkpointing of checkpointings(method, search.checkpointing))
           for (const attention of attentions(search.attention, sinks))
-            for (const objective of objectiveConfigs(s))
+            for (const objective of objectives)
               for (const kv of kvCacheDtypesOf(s)) {
                 // Micro-batches differ in `batch` only: the first one's options (objective applied once)
                 // copied with each batch, the same keys in the same order; their ids share all but `mbN`.

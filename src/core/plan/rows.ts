@@ -22,19 +22,21 @@ import {
 } from '../memory/surface.js';
 import { keptEstimates, memoryTwinsOf } from './memory-twins.js';
 import { rollsOut } from '../../schema/objectives.js';
-import { samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
-import { maxSearchedGpus, membersAtLeast, serverGpus } from './objective.js';
+import { RL_KEYS, samePolicyOptions, type PolicyMemory } from '../memory/objective.js';
+import { maxSearchedGpus, serverGpus } from './objective.js';
 import { searchesFp8Kv } from '../engines/kernels.js';
 import { type EstimateOptions, type Method } from '../../schema/estimate.js';
 import type { Scenario } from '../../schema/scenario.js';
 import { OFFLOADS, growMem, newMem } from './configs.js';
 import { growableCopy } from './grow-copy.js';
-import { alikeBut } from './alike.js';
+import { alikeOn } from './alike.js';
 import type { BaseConfig, MemTable, Rows, Variant } from './configs.js';
 import type { ShapeVerdicts } from './search-memo.js';
 import {
   layoutsFor,
   runnableLayouts,
+  searchedAt,
+  searchedOf,
   tableOf,
   type Layout,
   type LayoutOrder,
@@ -270,6 +272,7 @@ function forEachRunnable(
     const mine = known && (known[runs.base] ??= keptVerdicts());
     at.bi = bi;
     const accept = (vi: number) => judge(bi, vi);
+    const counted = searchedOf(table, server, least); // a pruned shape's layouts, counted once per table
     for (let k = 0; k < table.shapes.length; k++) {
       const shape = table.shapes[k]!;
       const members = table.members[k]!;
@@ -277,22 +280,23 @@ function forEachRunnable(
       const at0 = slot + shape;
       // Another view's verdict for the launch group and shape (SearchMemo.verdicts), else made here and kept.
       if (runs.stamp[at0] !== runs.base && !keptVerdict(runs, mine, at0)) {
-        layoutVariants(
-          variants,
-          o,
-          (probe ??= scratch(at.group, o)),
-          layouts[first]!,
-          shape,
-          slot,
-          table.accum[first]!,
-          accept,
-          runs,
-        );
+        if (!noEngineRuns(runs, shape, at0))
+          layoutVariants(
+            variants,
+            o,
+            (probe ??= scratch(at.group, o)),
+            layouts[first]!,
+            shape,
+            slot,
+            table.accum[first]!,
+            accept,
+            runs,
+          );
         keepVerdict(runs, mine, at0);
       }
       const verdict = runs.verdict[at0]!;
       if (verdict === LAYOUT_OK) continue; // the layouts searched are counted only where pruned
-      const searched = membersAtLeast(members, layouts, server, least);
+      const searched = searchedAt(table, counted, k, layouts, server, least);
       if (verdict === LAYOUT_NO_ENGINE) pruned.noEngine += searched;
       else if (verdict === LAYOUT_LOSSY) pruned.quality += searched;
       else if (verdict === LAYOUT_UNDOCUMENTED) pruned.undocumented += searched;
@@ -318,6 +322,22 @@ function forEachRunnable(
     }
   });
   return pruned;
+}
+
+/**
+ * Whether the configuration's engine class has no engine variant that runs `shape` (engineRunners' list, made
+ * for an earlier launch group of the class, is empty); if so the verdict at `at0` is written as layoutVariants
+ * would write it (no variant, LAYOUT_NO_ENGINE), without its probe: the launch group's own checks (launcher,
+ * quality) are asked only of engineRunners' variants.
+ */
+function noEngineRuns(runs: EngineVerdicts, shape: number, at0: number): boolean {
+  if (runs.engineStamp[shape] !== runs.engineBase) return false;
+  const none = runs.engineRun[shape]!;
+  if (none.length > 0) return false;
+  runs.stamp[at0] = runs.base;
+  runs.verdict[at0] = LAYOUT_NO_ENGINE;
+  runs.runList[at0] = none;
+  return true;
 }
 
 /** Takes another view's verdict for the shape at `at0` into `runs` where one is kept (SearchMemo.verdicts). */
@@ -516,6 +536,12 @@ function engineClassesOf(bases: readonly BaseConfig[], groups: readonly number[]
 const UNCHECKED = new Set(['rolloutMemory', 'batch']);
 
 /**
+ * The keys that can tell apart two configurations of one engine class (samePolicyOptions: alike but for the
+ * objective's keys, `gpus` and the micro-batch) less UNCHECKED: alikeOn over them is alikeBut(UNCHECKED) there.
+ */
+export const LAUNCH_KEYS: readonly string[] = [...RL_KEYS, 'gpus'].filter((k) => !UNCHECKED.has(k));
+
+/**
  * Per configuration group, its launch group: groups of one engine class whose options agree but for vLLM's
  * colocated share (`rolloutMemory`: the launchers write it into TRL's, Axolotl's and Unsloth's configs and
  * check nothing of it), which share every engine, launcher and quality verdict (layoutVariants).
@@ -533,7 +559,7 @@ function launchGroupsOf(
     const o = bases[bi]!.options;
     let firsts = byClass.get(classes[g]!);
     if (!firsts) byClass.set(classes[g]!, (firsts = []));
-    const like = firsts.find((f) => alikeBut(bases[f]!.options, o, UNCHECKED));
+    const like = firsts.find((f) => alikeOn(bases[f]!.options, o, LAUNCH_KEYS));
     out[g] = like === undefined ? g : groups[like]!;
     if (like === undefined) firsts.push(bi);
   }

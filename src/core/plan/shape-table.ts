@@ -10,6 +10,7 @@ import type { Method } from '../../schema/estimate.js';
 import { microBatches, pipelineParallelisms, shardings, tensorParallelisms } from './candidates.js';
 import { OFFLOADS, searchesLayerOffload } from './configs.js';
 import { servesConcurrency } from './replicas.js';
+import { membersAtLeast } from './objective.js';
 
 export type Sharding = ReturnType<typeof shardings>[number];
 
@@ -33,6 +34,34 @@ export interface ShapeTable {
   shapes: number[];
   members: number[][];
   accum: Int32Array;
+  /** membersAtLeast of each shape by vLLM server size and least count (searchedOf), made on first use. */
+  searched: Map<string, Int32Array>;
+}
+
+/**
+ * How many layouts of each shape of `table` a configuration with `server` vLLM server GPUs searches (its count
+ * with the server's at least `least`: objective.ts membersAtLeast, which reads the members' counts, the server
+ * and the least count only), by shape index; -1 where not counted yet. Kept on the table, per search.
+ */
+export function searchedOf(table: ShapeTable, server: number, least: number): Int32Array {
+  const key = `${server}|${least}`;
+  let out = table.searched.get(key);
+  if (!out) table.searched.set(key, (out = new Int32Array(table.shapes.length).fill(-1)));
+  return out;
+}
+
+/** membersAtLeast of shape `k` of `table`, read from `searched` (searchedOf of the same server and least). */
+export function searchedAt(
+  table: ShapeTable,
+  searched: Int32Array,
+  k: number,
+  layouts: readonly { count: number }[],
+  server: number,
+  least: number,
+): number {
+  let n = searched[k]!;
+  if (n < 0) searched[k] = n = membersAtLeast(table.members[k]!, layouts, server, least);
+  return n;
 }
 
 /**
@@ -92,7 +121,12 @@ export function shapeTableOf(s: Scenario, layouts: readonly Layout[], batch: num
     if (!m) byShape.set(shape, (m = []));
     m.push(i);
   }
-  return { shapes: [...byShape.keys()], members: [...byShape.values()], accum };
+  return {
+    shapes: [...byShape.keys()],
+    members: [...byShape.values()],
+    accum,
+    searched: new Map(),
+  };
 }
 
 /** forEachRunnable's scratch list of layout indices (runnableLayouts), grown as needed. */
