@@ -79,6 +79,31 @@ describe('decode kernels of MLA, shared experts, biased routers and block-FP8 ac
       expect(decodeFeatureKernels(modelFacts(resolveModel(id)), optionsOf('vllm'), 9.0)).toBe(0);
   });
 
+  // vLLM's ROCm blockwise linears quantize per token group before each GEMM (the v0.8.5 wheel's
+  // apply_w8a8_block_fp8_linear; vllm-project/vllm@007d5005 W8A8BlockFp8LinearOp._run_triton and _run_aiter), and its
+  // Triton fused_moe quantizes both GEMMs' inputs; AITER's fused MoE quantizes inside its own call.
+  it('counts the activation quantization on gfx942 and gfx950, the MoE pair only without AITER', () => {
+    const o = optionsOf('vllm', 'fp8');
+    const linears = blockFp8Gemms(dsv3, 8).reduce((a, g) => a + g.count, 0);
+    const common = decodeFeatureKernels(m, optionsOf('vllm'), 0, undefined, 'gfx942');
+    expect(common).toBe(decodeFeatureKernels(m, o, 0));
+    expect(K.rocmBlockFp8Targets).toEqual(['gfx942', 'gfx950']);
+    const off = defaultTimeOptions(8);
+    const on = { ...off, rocmAiter: true };
+    for (const gfx of ['gfx942', 'gfx950']) {
+      expect(decodeFeatureKernels(m, o, 0, off, gfx)).toBe(
+        common + linears * K.blockFp8Linear + 58 * K.blockFp8Moe,
+      );
+      expect(decodeFeatureKernels(m, o, 0, on, gfx)).toBe(common + linears * K.blockFp8Linear);
+    }
+    // A target the table does not list (MI250X, no FP8), 16-bit weights and SGLang's table: none.
+    expect(decodeFeatureKernels(m, o, 0, off, 'gfx90a')).toBe(common);
+    expect(decodeFeatureKernels(m, optionsOf('vllm'), 0, off, 'gfx942')).toBe(common);
+    expect(decodeFeatureKernels(m, optionsOf('sglang', 'fp8'), 0, off, 'gfx942')).toBe(
+      decodeFeatureKernels(m, optionsOf('sglang'), 0, off, 'gfx942'),
+    );
+  });
+
   it("adds them to vLLM's graph gaps, not SGLang's", () => {
     const o = optionsOf('vllm', 'fp8');
     const gaps = (opts: typeof o) =>

@@ -24,7 +24,10 @@
  * `mlaTwoPass`: the MLA layers' decode attention is two kernels over the cache, q.K into logits (one per local query
  * head and cached token, `MLA_TWO_PASS_LOGIT_BYTES` each), then a softmax-and-reduce kernel that reads those logits and
  * the latent's value columns (the first kv_lora_rank of each cached row) again (time/decode-attention.ts
- * mlaTwoPassBytes).
+ * mlaTwoPassBytes). `rocmBlockFp8Targets`: the AMD gfx targets on which the engine runs a block-scaled FP8 checkpoint's
+ * linears (and, where AITER's MoE does not run the experts, its fused-MoE inputs) after a per-token-group activation
+ * quantization of their own, as the blockwise path does on NVIDIA (`blockFp8Linear` a linear, `blockFp8Moe` an MoE
+ * layer; no SM90 row pad).
  */
 export interface DecodeFeatureKernels {
   mlaLayer: number;
@@ -47,6 +50,7 @@ export interface DecodeFeatureKernels {
   torchBiasedRouter?: TorchBiasedRouter;
   tritonKernelsMxfp4Routing?: readonly TritonKernelsMxfp4Routing[];
   mlaTwoPass?: boolean;
+  rocmBlockFp8Targets?: readonly string[];
 }
 
 /**

@@ -41,6 +41,25 @@ export function runsBlockFp8Path(arch: Arch, o: EstimateOptions, cc: number): bo
 }
 
 /**
+ * A block-scaled FP8 checkpoint run with its FP8 weights on an AMD GPU whose gfx target the engine's decode table lists
+ * (DecodeFeatureKernels.rocmBlockFp8Targets): the engine's ROCm blockwise linears quantize their activations per token
+ * group before each GEMM, as the path of runsBlockFp8Path does on NVIDIA.
+ */
+export function runsRocmBlockFp8Quant(
+  arch: Arch,
+  o: EstimateOptions,
+  targets: readonly string[] | undefined,
+  gfx: string | undefined,
+): boolean {
+  return (
+    o.weights === 'fp8' &&
+    isBlockScaledFp8(arch) &&
+    gfx !== undefined &&
+    targets?.includes(gfx) === true
+  );
+}
+
+/**
  * The engine's blockwise GEMM figures for the GPU generation of compute capability `cc`: Hopper's (cc 9.x), where the
  * kernels were timed (engines/<engine>/block-fp8.ts). None elsewhere, so a Blackwell GEMM is timed at its bytes: the
  * B200 tables found do not time the engines' SM100 kernels at DeepSeek's shapes as kernels (sgl-project/sglang#13528

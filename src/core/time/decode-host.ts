@@ -10,7 +10,12 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import type { QuantFormat, SlidingMask, TimeOptions } from '../../schema/time.js';
 import type { ModelFacts } from './model-facts.js';
 import { kvCacheGroups } from '../memory/kv-layout.js';
-import { blockFp8Gemms, runsBlockFp8Path } from './block-fp8.js';
+import {
+  blockFp8Gemms,
+  rocmAiterOn,
+  runsBlockFp8Path,
+  runsRocmBlockFp8Quant,
+} from './block-fp8.js';
 import { perExpertMoeSeconds } from './per-expert-moe.js';
 import { releaseAtLeast, releaseNamedBefore } from '../compare-releases.js';
 import {
@@ -241,10 +246,11 @@ export const buildOf = (t: TimeOptions | undefined): EngineBuild => ({
  * Kernels a decode step launches for the model's MLA layers, shared experts, biased grouped router and block-FP8
  * activations beyond the counted chain (FrameworkProfile.decodeFeatureKernels). The block-FP8 kernels where the
  * step runs block-scaled FP8 weights through the engine's blockwise path (time/block-fp8.ts runsBlockFp8Path, any
- * generation from cc 8.9): one set per linear of blockFp8Gemms (without the shared expert's where it runs on a
- * stream beside the routed experts), with the row pad on cc 9.0, and per MoE layer. A hybrid model's recurrent layers,
- * gated attention layers and MoE calls, and a sparse-attention model's indexers, where the engine's count for its type
- * gives them. Where the engine runs the experts through TensorRT-LLM's MoE (16-bit unless the build ran Triton's,
+ * generation from cc 8.9, and the AMD targets the engine's table lists, runsRocmBlockFp8Quant): one set per linear
+ * of blockFp8Gemms (without the shared expert's where it runs on a stream beside the routed experts), with the row pad
+ * on cc 9.0, and per MoE layer (on those AMD targets only where AITER's MoE does not run the experts). A hybrid
+ * model's recurrent layers, gated attention layers and MoE calls, and a sparse-attention model's indexers, where the
+ * engine's count for its type gives them. Where the engine runs the experts through TensorRT-LLM's MoE (16-bit unless the build ran Triton's,
  * TimeOptions.tritonMoe16; MXFP4), its kernels' difference from the Triton chain per MoE layer; at NVFP4, each layer's
  * activation quantizations.
  */
@@ -258,7 +264,11 @@ export function decodeFeatureKernels(
   const k = FRAMEWORKS[o.framework].decodeFeatureKernels?.(m.modelType, cc ?? 0, gfx, buildOf(t));
   if (k === undefined) return 0;
   const router = biasedRouterKernels(m, k, t);
-  const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0);
+  // On the AMD targets the engine lists, its ROCm blockwise linears quantize per token group as well.
+  const rocm = runsRocmBlockFp8Quant(m.arch, o, k.rocmBlockFp8Targets, gfx);
+  const fp8 = runsBlockFp8Path(m.arch, o, cc ?? 0) || rocm;
+  // AITER's fused MoE quantizes inside its own call (time/aiter-moe.ts): the Triton fused_moe's kernels only without it.
+  const moeQuant = rocm && rocmAiterOn(FRAMEWORKS[o.framework], t?.rocmAiter) ? 0 : k.blockFp8Moe;
   const beside = k.sharedExpertBeside === true;
   const linears = fp8
     ? blockFp8Gemms(m.arch, o.tp, false, beside).reduce((a, g) => a + g.count, 0)
@@ -284,7 +294,7 @@ export function decodeFeatureKernels(
     moe16 +
     mxfp4 +
     nvfp4 +
-    (fp8 ? linears * perLinear + m.moeLayers * k.blockFp8Moe : 0)
+    (fp8 ? linears * perLinear + m.moeLayers * moeQuant : 0)
   );
 }
 

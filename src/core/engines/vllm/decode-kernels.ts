@@ -22,6 +22,16 @@
  *   constant_pad_nd runs as a fill and a copy (pytorch/pytorch aten/src/ATen/native/PadNd.cpp): 2 more.
  * - Block-FP8 experts (fused_moe.py fused_experts_impl): moe_kernel_quantize_input before the w13 and the w2
  *   fused_moe kernels: 2.
+ *
+ * On ROCm (gfx942: MI300X and MI325X; gfx950: MI355X) a block-scaled checkpoint takes neither CUTLASS nor DeepGEMM,
+ * but its linears quantize their activations per token group all the same: the v0.8.5 wheel's
+ * `apply_w8a8_block_fp8_linear` (quantization/utils/fp8_utils.py, https://pypi.org/project/vllm/0.8.5/) runs
+ * `per_token_group_quant_fp8` (its Triton `_per_token_group_quant_fp8` off CUDA) before `w8a8_block_fp8_matmul` on
+ * ROCm, and at vllm-project/vllm@007d50058a06dec0f82472d63c819244d460c40d `W8A8BlockFp8LinearOp` does the same in
+ * `_run_triton` (AITER off) and `_run_aiter` (`rocm_aiter_ops.group_fp8_quant` or the Triton quant before AITER's
+ * `gemm_a8w8_blockscale`): 1 a linear. The v0.8.5 wheel's `fused_experts_impl` (fused_moe/fused_moe.py) quantizes each
+ * fused_moe kernel's input with `per_token_group_quant_fp8` on every platform: 2 an MoE layer where the Triton fused_moe
+ * runs the experts (AITER's MoE, time/aiter-moe.ts, quantizes inside its own call).
  */
 import { isHopper, isSm100 } from '../../compute-capability.js';
 import type { DecodeFeatureKernels } from '../../memory/decode-feature-kernels.js';
@@ -33,6 +43,9 @@ export const VLLM_DECODE_FEATURE_KERNELS: DecodeFeatureKernels = {
   blockFp8Linear: 1, // per_token_group_quant_fp8, any generation's blockwise path
   blockFp8PadSm90: 2, // the row pad's fill and copy, CUTLASS SM90 path (cc 9.0)
   blockFp8Moe: 2, // moe_kernel_quantize_input twice
+  // per_token_group_quant_fp8 before each ROCm blockwise GEMM: vllm 0.8.5 wheel fp8_utils.py
+  // apply_w8a8_block_fp8_linear, vllm-project/vllm@007d5005 W8A8BlockFp8LinearOp._run_triton / _run_aiter
+  rocmBlockFp8Targets: ['gfx942', 'gfx950'],
 };
 
 /**
