@@ -23,6 +23,8 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fwdGemmFlops: DOUBLE_FIELD,
   fwdAttnFlops: DOUBLE_FIELD,
   fwdElemBytes: DOUBLE_FIELD,
+  headFwdFlops: DOUBLE_FIELD,
+  lossElemBytes: DOUBLE_FIELD,
   lossHeadGradBytes: DOUBLE_FIELD,
   lossChunkExtraFlops: DOUBLE_FIELD,
   fwdOps: DOUBLE_FIELD,

@@ -303,6 +303,8 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
   const ligerLoss = w.liger && t.trainerReadsLogits !== true; // not under TimeOptions.trainerReadsLogits
   // A build that ran its loss uncompiled under --compile (TimeOptions.eagerLoss) reads the logits as eager code does.
   const fusedLoss = chunkedLossFuses(o) || (compiled && t.eagerLoss !== true) || ligerLoss;
+  const lossBytes =
+    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp);
   const elem =
     tokens *
       layersHere *
@@ -315,7 +317,7 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
         FRAMEWORKS[o.framework].eagerPasses,
         o.attention !== 'sdpa' ? 'off' : masked ? 'masked' : 'causal',
       ) +
-    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp);
+    lossBytes;
   // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
   // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
   // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
@@ -336,6 +338,8 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
+    headFwdFlops: 2 * tokens * lmHead,
+    lossElemBytes: lossBytes,
     lossHeadGradBytes: ligerLoss ? ligerHeadGradBytes(m, o, w) : 0,
     lossChunkExtraFlops: ligerLoss ? ligerChunkExtraFlops(m, w) : 0,
     fwdOps:
@@ -524,6 +528,8 @@ export function trainWork(
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
+    headFwdFlops: cw.headFwdFlops,
+    lossElemBytes: cw.lossElemBytes,
     lossHeadGradBytes: cw.lossHeadGradBytes,
     lossChunkExtraFlops: cw.lossChunkExtraFlops,
     fwdOps: cw.fwdOps,
