@@ -302,7 +302,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     2 * a32 +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes +
+    (2 * (w.fwdElemBytes - w.lossElemBytes) +
+      w.lossBwdBytes +
       w.adapterBwdBytes +
       w.moeLoopBwdBytes +
       w.moeLoopRowBwdBytes +

@@ -25,6 +25,7 @@ export const TRAIN_WORK_SEED: Readonly<TrainWork> = Object.freeze({
   fwdElemBytes: DOUBLE_FIELD,
   headFwdFlops: DOUBLE_FIELD,
   lossElemBytes: DOUBLE_FIELD,
+  lossBwdBytes: DOUBLE_FIELD,
   lossHeadGradBytes: DOUBLE_FIELD,
   lossChunkExtraFlops: DOUBLE_FIELD,
   fwdOps: DOUBLE_FIELD,

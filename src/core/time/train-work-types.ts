@@ -34,6 +34,11 @@ export interface TrainWork {
   /** Of fwdElemBytes, the loss's logit traffic (upcast, log-softmax): not recomputed either (headFwdFlops). */
   lossElemBytes: number;
   /**
+   * The loss's logit traffic in backward (time/loss-bytes.ts): the backward charges it in place of twice lossElemBytes,
+   * twice the rest of fwdElemBytes.
+   */
+  lossBwdBytes: number;
+  /**
    * Memory traffic of the loss's forward alone, in neither the backward nor the recompute: Liger's per-chunk
    * accumulation of the output layer's weight gradient (time/train-work.ts ligerHeadGradBytes).
    */
