@@ -20,7 +20,8 @@ import type { RunPlan } from '../../schema/measured.js';
  *   ops, -21.1%).
  * - serving: 624 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
  *   1000 prompts of 128 tokens, +57.9%).
- * - rl: 75 rows, p90 0.305 (the T4x2 DPO of TinyLlama LoRA over ZeRO-2 with bucketed reductions, dpodist, -30.1%).
+ * - rl: 75 rows, p90 0.308 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, +30.8%; the T4x2 DPO of
+ *   TinyLlama LoRA over ZeRO-2 with bucketed reductions, -31.0%, before the recompute left out the output layer and the loss).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
