@@ -357,7 +357,9 @@ describe('monotonicity: more of a memory-saving knob never costs per-GPU memory'
           const w = trainWork(modelFacts(servedArch(arch, liger)), liger, t);
           const rate = matmulRate(gpuRates(gpu, t), w.fp32, w.bf16) * w.shape;
           const chunks = (w.lossChunkExtraFlops / rate) * w.microBatches;
-          expect(step(liger)).toBeLessThanOrEqual((step(plain) + chunks) * (1 + 1e-9));
+          // stepSeconds is rounded to 4 significant digits (time/estimate-time.ts round): half a unit of the 4th
+          // digit either side.
+          expect(step(liger)).toBeLessThanOrEqual((step(plain) + chunks) * (1 + 1e-3));
         },
       ),
       { numRuns: RUNS },

@@ -351,6 +351,14 @@ export interface TimeOptions {
    */
   eagerLoss?: boolean;
   /**
+   * The build's causal-LM loss shifted the fp32 logits with a contiguous copy (transformers up to 4.48's
+   * ForCausalLMLoss and the models' own losses before it; huggingface/transformers#35646, in v4.49, pads the labels
+   * instead): the copy and its backward join the eager loss's logit traffic (time/loss-bytes.ts). No flag sets it;
+   * `validate --throughput` does for rows of such builds (their `causal_loss`), as EstimateContext.shiftedLogitsCopy
+   * for memory.
+   */
+  shiftedLogitsCopy?: boolean;
+  /**
    * The measured run stepped torch.optim.AdamW with its defaults (foreach=None, fused=None: the foreach step on CUDA),
    * where the engine profile's stack launches it fused: the step's traffic is the foreach ops' passes
    * (time/optimizer-step.ts). No flag sets it; `validate --throughput` does for rows of such runs (their `adam_impl`).

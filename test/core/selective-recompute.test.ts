@@ -29,7 +29,12 @@ describe("torchtitan's SelectiveAC op policy", () => {
   it('re-runs about half the forward, not its attention alone', () => {
     const full = phase('full', 'recompute');
     const selective = phase('selective', 'recompute');
-    expect(full).toBeCloseTo(phase('full', 'forward'), 6);
+    // Full checkpointing re-runs the decoder layers, not the output layer's GEMM nor the loss (docs/time-model.md "The
+    // recompute leaves out the output layer and the loss"): Llama-3.1-8B's 128,256 x 4,096 head and its loss are 7% of
+    // this forward.
+    const forward = phase('full', 'forward');
+    expect(full).toBeLessThan(forward);
+    expect(full).toBeGreaterThan(0.9 * forward);
     expect(selective).toBeGreaterThan(0.35 * full);
     expect(selective).toBeLessThan(0.75 * full);
     expect(phase('none', 'recompute')).toBe(0);

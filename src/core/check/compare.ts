@@ -14,12 +14,13 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 367 rows, p90 0.390 (optimum-benchmark's Llama-2-7B QLoRA (FP4) on an RTX 4090 at batch 1, -39.0%).
+ * - training: 373 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
+ *   out the output layer and the loss).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
  * - serving: 627 rows, p90 0.582 (GPUStack's GLM-4.5-Air over TP 4 on four A100 under vLLM, a burst of 500 prompts of
  *   2K tokens, +58.2%).
- * - rl: 75 rows, p90 0.309 (the T4x2 DPO of TinyLlama LoRA over ZeRO-2 with bucketed reductions, dpodist, -30.9%).
+ * - rl: 75 rows, p90 0.308 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.8%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */

@@ -138,22 +138,41 @@ function fallbackCallSeconds(w: TrainWork, r: GpuRates): number {
 }
 
 /**
- * The recompute of one micro-batch: the whole forward again under full checkpointing; under selective, the engine's
- * shares of the forward's attention, GEMMs (`fwdGemm`: their seconds) and elementwise traffic (TrainWork.selAttn...).
+ * The recompute of one micro-batch: the checkpointed layers' forward again under full checkpointing (`layersFwd`);
+ * under selective, the engine's shares of the layers' attention, GEMMs (`layersGemm`: their seconds) and elementwise
+ * traffic (TrainWork.selAttn...). The output layer and the loss sit outside every checkpointed region
+ * (TrainWork.headFwdFlops): neither runs again.
  */
 function recomputeSeconds(
   w: TrainWork,
-  fwd: number,
-  fwdGemm: number,
+  layersFwd: number,
+  layersGemm: number,
   attnRate: number,
   mem: number,
 ): number {
-  if (!w.recomputeAttnOnly) return w.recompute * fwd;
+  if (!w.recomputeAttnOnly) return w.recompute * layersFwd;
   return (
     (w.selAttn * w.fwdAttnFlops) / attnRate +
-    w.selGemm * fwdGemm +
-    (w.selElem * w.fwdElemBytes) / mem
+    w.selGemm * layersGemm +
+    (w.selElem * (w.fwdElemBytes - w.lossElemBytes)) / mem
   );
+}
+
+/**
+ * One forward pass from its GPU seconds `gpu`: the longer of them and the host's dispatch (`host`); where an MoE loop
+ * or the grouped-mm fallback runs (`looped`), the experts' GPU work (`expertGpu`) takes the longer of it and their
+ * calls (`calls`) and the synced loop's seconds (`loop`) add, as the rest runs beside the host.
+ */
+function forwardPassSeconds(
+  gpu: number,
+  host: number,
+  looped: boolean,
+  expertGpu: number,
+  calls: number,
+  loop: number,
+): number {
+  if (!looped) return Math.max(gpu, host);
+  return Math.max(gpu - expertGpu, host) + Math.max(expertGpu, calls) + loop;
 }
 
 /** FLOP/s of the step's matmuls: fp32, bf16 on a card without bf16 tensor cores (emulated), else the 16-bit rate. */
@@ -261,8 +280,6 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     w.fwdAttnFlops / attnRate +
     (w.fwdElemBytes + w.adapterFwdBytes + w.ring.fwdBytes) / r.mem +
     loopRowF;
-  const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
-  const hostPerOp = hostPerOpOf(w);
   // CPU dispatch runs ahead of the GPU; a pass takes the longer of the two. An MoE loop syncs per expert in forward
   // (torch.nonzero): its dispatch adds to the experts' work (GEMMs, `loopRowF`: moe-loop-traffic.ts) rather than
   // hide behind it, as do the experts' own ZeRO hooks, which run eager whatever compiles (time/zero-hooks.ts).
@@ -272,10 +289,12 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   const call = fallbackCallSeconds(w, r);
   const fbF = call === 0 ? 0 : w.groupedMm.fwdCalls * call;
   const fbB = call === 0 ? 0 : w.groupedMm.bwdCalls * call;
-  const fwd =
-    w.moeLoopOps > 0 || fbF > 0
-      ? Math.max(fwdGpu - expertF - loopRowF, fwdHost) + Math.max(expertF + loopRowF, fbF) + loopF
-      : Math.max(fwdGpu, fwdHost);
+  const looped = w.moeLoopOps > 0 || fbF > 0;
+  const fwd = forwardPassSeconds(fwdGpu, fwdHost, looped, expertF + loopRowF, fbF, loopF);
+  // The recompute re-runs the checkpointed layers: not the output layer nor the loss (TrainWork.headFwdFlops).
+  const headGemm = w.headFwdFlops / gemm;
+  const layersGpu = fwdGpu - headGemm - w.lossElemBytes / r.mem;
+  const layersFwd = forwardPassSeconds(layersGpu, fwdHost, looped, expertF + loopRowF, fbF, loopF);
   const bwdGpu =
     (w.bwdGemmFlops - w.expertBwdFlops) / gemm +
     f8B +
@@ -283,7 +302,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
     deltaB +
     2 * a32 +
     w.bwdAttnFlops / attnRate +
-    (2 * w.fwdElemBytes +
+    (2 * (w.fwdElemBytes - w.lossElemBytes) +
+      w.lossBwdBytes +
       w.adapterBwdBytes +
       w.moeLoopBwdBytes +
       w.moeLoopRowBwdBytes +
@@ -292,10 +312,7 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       r.mem;
   const loopHostB =
     (2 * w.moeLoopOps + w.zeroHookLoopBwdOps) * EAGER_OP_SECONDS + w.zeroHookLoopBwdSeconds;
-  const bwdHost =
-    bwdOps * hostPerOp +
-    (2 * w.moeLoopOps + w.zeroHookBwdOps) * EAGER_OP_SECONDS +
-    w.zeroHookBwdSeconds;
+  const bwdHost = backwardHostSeconds(w);
   // ZeRO-3 keeps few collectives in flight: fetch_sub_module waits on its oldest fetch event past
   // __max_ongoing_fetch_events (2) and the gradient path on its oldest reduce event past max_param_reduce_events
   // (2) (partitioned_param_coordinator.py, stage3.py; DeepSpeed v0.16.5). The host runs at most a few modules
@@ -307,7 +324,8 @@ function computeTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : fbB > 0
         ? Math.max(bwdGpu - expertB, bwdHost) + Math.max(expertB, fbB)
         : Math.max(bwdGpu, bwdHost);
-  const rec = recomputeSeconds(w, fwd, fwdGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
+  const rec =
+    recomputeSeconds(w, layersFwd, fwdGemm - headGemm, attnRate, r.mem) + w.tiledMlpFlops / gemm;
   // The loss's forward-only traffic joins the forward after the recompute is taken from it (TrainWork).
   const lossFwd = w.lossHeadGradBytes / r.mem + w.lossChunkExtraFlops / gemm;
   const deq = dequantTimes(w, r, gemm, fwd - fwdHost, bwd - bwdHost, s);
@@ -541,6 +559,13 @@ function forwardHostSeconds(w: TrainWork): number {
   return (w.fwdOps + w.adapterFwdOps) * hostPerOpOf(w) + hookF;
 }
 
+/** Host seconds of one backward pass: its dispatch (two ops a forward op), an MoE loop's and the ZeRO hooks' ops. */
+function backwardHostSeconds(w: TrainWork): number {
+  const bwdOps = 2 * w.fwdOps + w.adapterBwdOps;
+  const loopOps = 2 * w.moeLoopOps + w.zeroHookBwdOps;
+  return bwdOps * hostPerOpOf(w) + loopOps * EAGER_OP_SECONDS + w.zeroHookBwdSeconds;
+}
+
 /** Host seconds to dispatch one op: eager, or a graph kernel's where the step compiles. */
 const hostPerOpOf = (w: TrainWork): number =>
   w.compiled ? GRAPH_KERNEL_SECONDS * GRAPH_TRAIN_KERNEL_FACTOR : EAGER_OP_SECONDS;
@@ -575,9 +600,11 @@ function boundOfStep(w: TrainWork, s: StepTimes, total: number): Bound {
   const m = w.microBatches;
   const fwdCompute = w.fwdGemmFlops / s.gemm + w.fwdAttnFlops / s.attnRate;
   const bwdCompute = w.bwdGemmFlops / s.gemm + w.bwdAttnFlops / s.attnRate;
-  const computeT =
-    m *
-    (fwdCompute + bwdCompute + (w.recomputeAttnOnly ? s.rec : w.recompute * fwdCompute) + s.int8);
+  // The recompute's compute leaves out the output layer's GEMM (TrainWork.headFwdFlops).
+  const recCompute = w.recomputeAttnOnly
+    ? s.rec
+    : w.recompute * (fwdCompute - w.headFwdFlops / s.gemm);
+  const computeT = m * (fwdCompute + bwdCompute + recCompute + s.int8);
   const loopOpsF = w.moeLoopOps * SYNCED_LOOP_OP_SECONDS;
   const loopF = loopOpsF + w.zeroHookLoopOps * SYNCED_LOOP_OP_SECONDS + w.zeroHookLoopSeconds;
   const hostT =

@@ -20,6 +20,25 @@ export interface TrainWork {
   fwdAttnFlops: number;
   fwdElemBytes: number;
   /**
+   * Of fwdGemmFlops, the output layer's (lm_head): it and the loss run outside every checkpointed region, so full and
+   * selective recompute repeat neither. torch.utils.checkpoint wraps each decoder layer: transformers'
+   * GradientCheckpointingLayer / LlamaModel's loop over `self.layers`, the lm_head and loss after it in
+   * LlamaForCausalLM.forward (huggingface/transformers@00029cfa src/transformers/modeling_layers.py,
+   * @00222783 src/transformers/models/llama/modeling_llama.py); torchtitan v0.2.2 distributed/activation_checkpoint.py
+   * apply_ac (each child of model.layers); torchtune v0.6.1 set_activation_checkpointing(auto_wrap_policy=
+   * {TransformerSelfAttentionLayer}); litgpt v0.5.13 finetune/full.py activation_checkpointing_policy={Block};
+   * prime-rl v0.8.0 trainer/model.py apply_ac; unsloth v0.1.801-beta models/llama.py (checkpoint per decoder_layer,
+   * the loss in CausalLM_fast_forward).
+   */
+  headFwdFlops: number;
+  /** Of fwdElemBytes, the loss's logit traffic (upcast, log-softmax): not recomputed either (headFwdFlops). */
+  lossElemBytes: number;
+  /**
+   * The loss's logit traffic in backward (time/loss-bytes.ts): the backward charges it in place of twice lossElemBytes,
+   * twice the rest of fwdElemBytes.
+   */
+  lossBwdBytes: number;
+  /**
    * Memory traffic of the loss's forward alone, in neither the backward nor the recompute: Liger's per-chunk
    * accumulation of the output layer's weight gradient (time/train-work.ts ligerHeadGradBytes).
    */

@@ -12,6 +12,7 @@ import { zeroHookCounts, zeroHookOpsAt, type ZeroHookCounts } from './zero-hooks
 import { gatherCalls } from './zero-collectives.js';
 import { commWork } from './train-comm-work.js';
 import { ligerChunkGemmSlowdown, ligerChunkRows } from '../kernels/liger.js';
+import { lossLogitBytes } from './loss-bytes.js';
 import { shapeFactor } from './shape.js';
 import { type EstimateOptions } from '../../schema/estimate.js';
 import { type TimeOptions } from '../../schema/time.js';
@@ -131,10 +132,6 @@ export const SDPA_MEM_EFF_ATTN_SHARE = 0.5;
 // reads it and the mask and writes it, `at::softmax` reads it and writes its 16-bit output, `at::matmul(attn, v)`
 // reads it: 7 passes of the score dtype, over the whole square (no causal half skipped).
 const SDPA_MATH_SCORE_PASSES = 7;
-// The loss reads the logits in fp32 several times (upcast, log-softmax, gather, backward): ~16 B per
-// vocabulary entry per token unfused, ~8 B when chunked/compiled (assumed from the HF loss code).
-const LOSS_BYTES_EAGER = 16;
-const LOSS_BYTES_FUSED = 8;
 // Liger's fused linear cross-entropy with a trained output layer adds each chunk's V x H weight gradient into
 // grad_weight: torch.mm (write 2 B), .float() (read 2, write 4), += into the 16-bit grad_weight (read 4 + 2,
 // write 2) = 14 B per element per chunk; fp32 grad_weight uses addmm in place (read 4, write 4) = 8 B
@@ -303,6 +300,14 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
   const ligerLoss = w.liger && t.trainerReadsLogits !== true; // not under TimeOptions.trainerReadsLogits
   // A build that ran its loss uncompiled under --compile (TimeOptions.eagerLoss) reads the logits as eager code does.
   const fusedLoss = chunkedLossFuses(o) || (compiled && t.eagerLoss !== true) || ligerLoss;
+  // The loss's logit traffic, forward and backward apart (time/loss-bytes.ts).
+  const perLogit = lossLogitBytes({
+    fused: fusedLoss,
+    halfLogits: o.compute !== 'fp32',
+    shiftCopy: t.shiftedLogitsCopy === true,
+  });
+  const logits = (tokens * m.vocab) / (tp * w.pp);
+  const lossBytes = logits * perLogit.fwd;
   const elem =
     tokens *
       layersHere *
@@ -315,7 +320,7 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
         FRAMEWORKS[o.framework].eagerPasses,
         o.attention !== 'sdpa' ? 'off' : masked ? 'masked' : 'causal',
       ) +
-    (tokens * m.vocab * (fusedLoss ? LOSS_BYTES_FUSED : LOSS_BYTES_EAGER)) / (tp * w.pp);
+    lossBytes;
   // Eager attention materialises b x heads x s x s scores; per score, in bytes of the score dtype c (HF
   // eager_attention_forward, BertSelfAttention): QK^T writes c; the scaling and the mask add each read and
   // write c; softmax reads c and writes fp32 (4), cast back to c (read 4, write c) unless the scores are
@@ -336,6 +341,9 @@ export function computeWork(m: ModelFacts, o: EstimateOptions, w: WorkLayout, t:
     fwdGemmFlops: fwdGemmFlops + 2 * tokens * w.adapterActive,
     fwdAttnFlops,
     fwdElemBytes: elem + eagerScores + (maskReads + mathScores) * (m.attnLayers / m.layers),
+    headFwdFlops: 2 * tokens * lmHead,
+    lossElemBytes: lossBytes,
+    lossBwdBytes: logits * perLogit.bwd,
     lossHeadGradBytes: ligerLoss ? ligerHeadGradBytes(m, o, w) : 0,
     lossChunkExtraFlops: ligerLoss ? ligerChunkExtraFlops(m, w) : 0,
     fwdOps:
@@ -524,6 +532,9 @@ export function trainWork(
     fwdGemmFlops: cw.fwdGemmFlops + ew.extraFwdFlops,
     fwdAttnFlops: cw.fwdAttnFlops,
     fwdElemBytes: cw.fwdElemBytes + ew.denseElemBytes,
+    headFwdFlops: cw.headFwdFlops,
+    lossElemBytes: cw.lossElemBytes,
+    lossBwdBytes: cw.lossBwdBytes,
     lossHeadGradBytes: cw.lossHeadGradBytes,
     lossChunkExtraFlops: cw.lossChunkExtraFlops,
     fwdOps: cw.fwdOps,
