@@ -10,6 +10,8 @@ import {
   poolSequencesOf,
   reserveAdmitted,
 } from '../../src/core/time/admission-reserve.js';
+import { spreadBurst } from '../../src/core/time/length-spread.js';
+import type { AdmissionReserve } from '../../src/core/memory/layout-profiles.js';
 import { caseArch, loadThroughputCases } from '../../src/io/load-calibration.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
@@ -77,6 +79,58 @@ describe('the admission reserve', () => {
       expect(r).toBeLessThanOrEqual(prev);
       prev = r;
     }
+  });
+});
+
+describe("SGLang's retraction (AdmissionReserve.retraction, managers/schedule_batch.py retract_decode)", () => {
+  // A burst that outgrows its pool mid-decode: requests of 20 tokens in and 200 out, a pool of 900 tokens, a reserve
+  // that decays fast (so the scheduler over-admits and retracts), a step of one second and free prefills.
+  const burst = (n: number, decaySteps: number, retraction?: AdmissionReserve['retraction']) =>
+    spreadBurst(
+      Array.from({ length: n }, () => ({ prompt: 20, output: 200 })),
+      {
+        slots: 64,
+        poolTokens: 900,
+        reserve: {
+          ...RESERVE,
+          minRatio: 0.1,
+          decaySteps,
+          ...(retraction === undefined ? {} : { retraction }),
+        },
+        stepSeconds: () => 1,
+        prefillSecondsPerToken: 0,
+      },
+    );
+
+  it("SGLang's profile resets the ratio 20 steps ahead and requeues the retracted at the back", () => {
+    expect(RESERVE.retraction).toEqual({ aheadSteps: 20, requeue: 'back' });
+  });
+
+  it('the ratio a retraction sets admits fewer afterwards, so fewer retractions follow', () => {
+    const plain = burst(40, 50);
+    const reset = burst(40, 50, { aheadSteps: 20, requeue: 'front' });
+    expect(plain.preemptions).toBeGreaterThan(0);
+    expect(reset.preemptions).toBeLessThan(plain.preemptions);
+    expect(reset.meanRunning).toBeLessThan(plain.meanRunning);
+  });
+
+  it('the retracted wait behind the requests not yet admitted, which so start sooner', () => {
+    const front = burst(20, 10, { aheadSteps: 20, requeue: 'front' });
+    const back = burst(20, 10, { aheadSteps: 20, requeue: 'back' });
+    expect(front.preemptions).toBeGreaterThan(0);
+    expect(back.ttftMaxSeconds).toBeLessThan(front.ttftMaxSeconds);
+  });
+
+  it('a burst that never fills its pool runs the same with or without it', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 600 }), (n, d) => {
+        const a = burst(n, d);
+        const b = burst(n, d, { aheadSteps: 20, requeue: 'back' });
+        expect(a.preemptions).toBe(0);
+        expect(b).toEqual(a);
+      }),
+      { numRuns: 50 },
+    );
   });
 });
 

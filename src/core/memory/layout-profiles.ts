@@ -96,6 +96,14 @@ export interface AdmissionReserve {
   decaySteps: number;
   /** The most output tokens a request's reserve counts. */
   clipTokens: number;
+  /**
+   * What a retraction (the pool running dry mid-decode; time/length-spread.ts preempts the last admitted) does to
+   * the ratio and to the retracted request (absent: the ratio keeps decaying and the retracted go back at the head of
+   * the queue). `aheadSteps`: the ratio is set to the running requests' decoded tokens plus this many a request, over
+   * their whole max_new_tokens, at most 1, and decays again from there. `requeue` 'back': the retracted join the end
+   * of the waiting queue, behind the requests not yet admitted.
+   */
+  retraction?: { aheadSteps: number; requeue: 'front' | 'back' };
 }
 
 /** A paged-pool server's start and admission (FrameworkProfile.server), for `--from` serve lines (from/pool-batch.ts). */

@@ -14,7 +14,8 @@
  * pool - (c - 1) x (prompt + out / 2 + ratio x out / 2) > prompt + out. The ratio is its mean over the decode
  * steps that serve --batch requests at the pool's plain count: a burst long past the decay steps runs near the
  * floor, a short one near the start. A retraction (the pool running dry mid-decode) raises the ratio again
- * (`retract_decode`); that is not modelled, so the count is the most the reserve admits.
+ * (`retract_decode`): the step-by-step burst (time/length-spread.ts) resets it there (AdmissionReserve.retraction);
+ * this closed form does not, so its count is the most the reserve admits.
  */
 import { meanContextOf, outputTokensOf, promptTokensOf } from '../../schema/estimate.js';
 import type { EstimateOptions } from '../../schema/estimate.js';

@@ -206,6 +206,7 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
     ttftMaxSeconds: 0,
     tpotSumSeconds: 0,
     tpotRequests: 0,
+    ratioSince: 0,
   };
   const budgetOf = e.budgetTokens ?? Infinity;
   const alone0 = e.prefillAlone === true;
@@ -278,6 +279,9 @@ interface BurstState {
   ttftMaxSeconds: number;
   tpotSumSeconds: number;
   tpotRequests: number;
+  /** The reserve ratio the last retraction set (absent: none yet) and the step it set it at. */
+  ratioFrom?: number;
+  ratioSince: number;
 }
 
 /**
@@ -340,7 +344,7 @@ function skipDecodes(s: BurstState, e: SpreadEngine, budgetOf: number): boolean 
  * recompute: its prompt and output are prefilled again).
  */
 function admit(s: BurstState, e: SpreadEngine, budget: number): void {
-  const ratio = e.reserve === undefined ? 0 : reserveRatioAt(e.reserve, s.steps);
+  const ratio = reserveRatioOf(s, e);
   let reserved = 0;
   if (e.reserve !== undefined) for (const r of s.running) reserved += ratio * leftOf(e, r);
   for (const r of s.running) if (r.pending > 0) budget -= Math.min(r.pending, Math.max(0, budget));
@@ -359,13 +363,47 @@ function admit(s: BurstState, e: SpreadEngine, budget: number): void {
     r.pending = held;
     budget -= r.pending;
   }
+  retract(s, e);
+}
+
+/**
+ * Where the running requests' next tokens no longer fit the pool, the last admitted leave (preemption by recompute:
+ * their prompt and output are prefilled again), back at the head of the queue, or at its end where the engine's
+ * reserve says so (AdmissionReserve.retraction, which also resets the reserve's ratio).
+ */
+function retract(s: BurstState, e: SpreadEngine): void {
+  const how = e.reserve?.retraction;
+  let left = 0;
   while (s.used + s.running.length > e.poolTokens && s.running.length > 1) {
     const r = s.running.pop()!;
     s.used -= r.prompt + r.done;
     r.pending = r.prompt + r.done;
-    s.front.push(r);
+    if (how?.requeue === 'back') s.queue.push(r);
+    else s.front.push(r);
     s.preemptions++;
+    left++;
   }
+  if (left === 0 || how === undefined) return;
+  let decoded = 0;
+  let wanted = 0;
+  for (const r of s.running) {
+    decoded += r.done;
+    wanted += r.output;
+  }
+  s.ratioFrom = Math.min(1, (decoded + how.aheadSteps * s.running.length) / (wanted + 1));
+  s.ratioSince = s.steps;
+}
+
+/**
+ * The engine's reserve ratio this step (0 without a reserve): its decay from the start, or from the value the last
+ * retraction set (AdmissionReserve.retraction), down to the floor.
+ */
+function reserveRatioOf(s: BurstState, e: SpreadEngine): number {
+  const r = e.reserve;
+  if (r === undefined) return 0;
+  if (s.ratioFrom === undefined) return reserveRatioAt(r, s.steps);
+  const decay = ((r.initRatio - r.minRatio) * (s.steps - s.ratioSince)) / r.decaySteps;
+  return Math.max(r.minRatio, s.ratioFrom - decay);
 }
 
 /** The step's end: each request that produced a token counts it (its first sets the TTFT sums); the finished leave. */

@@ -98,6 +98,15 @@ const SGLANG_ADMISSION_RESERVE: AdmissionReserve = {
   minRatio: 0.7 * 0.14, // https://pypi.org/project/sglang/0.5.5.post1/ SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR x init
   decaySteps: 600, // https://pypi.org/project/sglang/0.5.5.post1/ SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS
   clipTokens: 4096, // https://pypi.org/project/sglang/0.5.5.post1/ schedule_policy.py CLIP_MAX_NEW_TOKENS
+  // A decode step short of pool retracts (managers/scheduler.py `update_running_batch`, managers/schedule_batch.py
+  // `retract_decode`, alike in https://pypi.org/project/sglang/0.5.3/, 0.5.5.post1 and 0.5.8): the requests with the
+  // fewest output tokens leave until the rest fit, and new_token_ratio becomes min(1, (the rest's decoded tokens + 20 x
+  // their count) / (their max_new_tokens + 1)); the retracted go to the end of waiting_queue (`_add_request_to_queue`
+  // appends; the default schedule_policy 'fcfs' does not reorder it, schedule_policy.py `calc_priority`).
+  retraction: {
+    aheadSteps: 20, // https://pypi.org/project/sglang/0.5.8/ srt/environ.py SGLANG_RETRACT_DECODE_STEPS
+    requeue: 'back', // https://pypi.org/project/sglang/0.5.8/ managers/scheduler.py `_add_request_to_queue`
+  },
 };
 
 // The host's price of one call of the eager extend forward: sgl-project/sglang#12160's eager DeepSeek-V3 extend of one
