@@ -18,13 +18,13 @@ import type { RunPlan } from '../../schema/measured.js';
  *   out the output layer and the loss).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
- * - serving: 627 rows, p90 0.582 (GPUStack's GLM-4.5-Air over TP 4 on four A100 under vLLM, a burst of 500 prompts of
- *   2K tokens, +58.2%).
+ * - serving: 636 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
+ *   1000 prompts of 128 tokens, +57.9%).
  * - rl: 75 rows, p90 0.308 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.8%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.39, decode: 0.22, serving: 0.59, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.39, decode: 0.22, serving: 0.58, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
