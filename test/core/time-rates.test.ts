@@ -215,4 +215,22 @@ describe('a rig link apart from the card', () => {
     // Compute is the card's own.
     expect(rig.gemm16).toBe(own.gemm16);
   });
+
+  // NVIDIA/nccl#814: p2pBandwidthLatencyTest on six RTX 4090 (PCIe 4.0 x16), P2P=Disabled, the copy staged through
+  // host memory: 20.10-22.42 GB/s one way; 21.12-30.53 GB/s with both directions at once, 10.56-15.27 a direction.
+  const RTX4090_STAGED_ONE_WAY_MIN_GBPS = 20.1;
+  const RTX4090_STAGED_BOTH_WAYS_PER_DIRECTION_GBPS = [21.12 / 2, 30.53 / 2] as const;
+
+  it("a GeForce pair's staged ring runs inside the RTX 4090's measured staged copy rates with both directions loaded", () => {
+    const own = gpuRates(findGpu('rtx-4090'), {
+      ...defaultTimeOptions(2),
+      interconnect: 'pcie' as const,
+    });
+    expect(own.peerStaged.pair).toBe(true);
+    const [low, high] = RTX4090_STAGED_BOTH_WAYS_PER_DIRECTION_GBPS;
+    expect(own.intraPair / 1e9).toBeGreaterThanOrEqual(low);
+    expect(own.intraPair / 1e9).toBeLessThanOrEqual(high);
+    // A ring sends and receives at once, so it does not reach the one-way staged copy.
+    expect(own.intraPair / 1e9).toBeLessThan(RTX4090_STAGED_ONE_WAY_MIN_GBPS);
+  });
 });

@@ -481,7 +481,8 @@ export function gpuRates(g: Gpu, t: TimeOptions, serving = false): GpuRates {
   const nvlink = (g.interconnect.nvlinkGBps ?? 0) * 0.5e9; // spec totals are bidirectional
   const useNvlink = (t.interconnect ?? defaultInterconnect(g)) === 'nvlink' && nvlink > 0;
   // Without P2P NCCL bounces through host memory: about half the PCIe rate (NVIDIA/nccl#1127,
-  // https://github.com/NVIDIA/nccl/issues/1127). GeForce cards have no PCIe P2P in the stock driver; a
+  // https://github.com/NVIDIA/nccl/issues/1127); RTX 4090 staged copies with both directions loaded measure
+  // 10.6-15.3 GB/s a direction on PCIe 4.0 x16 (NVIDIA/nccl#814). GeForce cards have no PCIe P2P in the stock driver; a
   // GeForce `p2p` is the NVLink bridge's (catalog rtx-3090 notes), so it does not apply over PCIe.
   const pcieP2p = g.interconnect.p2p && g.category !== 'consumer';
   const pcieBus = (pcieP2p ? pcie : pcie / 2) * PCIE_EFF;
