@@ -14,7 +14,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 373 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
+ * - training: 379 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
  *   out the output layer and the loss).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
