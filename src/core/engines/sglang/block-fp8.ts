@@ -89,7 +89,7 @@
  * linear is `per_token_group_quant_fp8` then the Triton `w8a8_block_fp8_matmul` (tuned NVIDIA_B200 files for most of
  * DeepSeek-V3's TP-8 shapes, none for the fused q_a/kv_a N=2112 K=7168); sglang==0.4.7's `dispatch_w8a8_block_fp8_linear`
  * still ends at `triton_w8a8_block_fp8_linear` on SM100 (FlashInfer's GEMM and CUTLASS only by environment variable,
- * DeepGEMM still SM90 only). The same 0.4.6.post2 fuses DeepSeek-V3/R1's shared expert into the routed MoE from
+ * DeepGEMM still SM90 only); sglang==0.4.8's deep_gemm_wrapper/configurer.py enables DeepGEMM from SM 90 up. The same 0.4.6.post2 fuses DeepSeek-V3/R1's shared expert into the routed MoE from
  * capability 9.0 without DeepEP (`determine_n_share_experts_fusion`), as `sglangSharedExpertsFused` reads. That
  * kernel's decode cost is the same Triton source's on Hopper: sgl-project/sglang#5820's 'sglang triton' column (an
  * H200) at M = 1 reads 84.9 µs for N=24576 K=7168, 15.2 for N=32768 K=512, 31.8 for N=512 K=7168 and 22.4 for N=7168
@@ -186,7 +186,7 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
   ada: { moePeakShare8: TRITON_BLOCK_FP8_MOE_ADA_SHARE8 },
   // SM100 before 0.4.8: the Triton w8a8_block_fp8_matmul (sglang==0.4.6.post2 and 0.4.7 fp8_utils.py; note above)
   sm100Triton: {
-    before: '0.4.8', // read in the 0.4.6.post2 and 0.4.7 wheels; later releases keep 0.5.6's figure (none on SM100)
+    before: '0.4.8', // sglang==0.4.8 deep_gemm_wrapper/configurer.py enables DeepGEMM from SM 90 up (no SM100 figure)
     baseSeconds: 9.3e-6, // 'sglang triton' at M = 1, sgl-project/sglang#5820 (H200), fit above
     perKBlockSeconds: 0.39e-6, // per 128 of K, same fit
   },
