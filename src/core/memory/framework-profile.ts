@@ -627,6 +627,8 @@ export interface FrameworkProfile
     rocm?: RocmBlockFp8Linear;
     rocmPrefill?: RocmBlockFp8Prefill;
     ada?: { moePeakShare8: number };
+    /** On SM100 (cc 10.x), releases named before `before` run a Triton blockwise kernel: its decode figures. */
+    sm100Triton?: { before: string; baseSeconds: number; perKBlockSeconds: number };
   };
   /**
    * Time: on an AMD GPU, a decode linear the engine hands to the vendor BLAS library (hipBLASLt, where its skinny

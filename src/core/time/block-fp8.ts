@@ -15,7 +15,8 @@
  * lm_head stay 16-bit (DeepSeek-V3's and Qwen3's modules_to_not_convert), and MLA's kv_b is absorbed into
  * 16-bit bmm's at load (vLLM's MLACommonImpl.process_weights_after_loading dequantizes it): neither is counted.
  */
-import { isAda, isHopper } from '../compute-capability.js';
+import { isAda, isHopper, isSm100 } from '../compute-capability.js';
+import { releaseNamedBefore } from '../compare-releases.js';
 import type { Arch, Linear } from '../model/arch.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
@@ -65,13 +66,26 @@ export function runsRocmBlockFp8Quant(
  * B200 tables found do not time the engines' SM100 kernels at DeepSeek's shapes as kernels (sgl-project/sglang#13528
  * reads DeepGEMM at 58-72 µs flat from a 4 MB to a 176 MB weight, host-timed; vllm-project/vllm#31185 and
  * flashinfer-ai/flashinfer#2146 time CUTLASS and FlashInfer at other shapes), and Hopper's do not carry over (the
- * SM100 kernels are other kernels: UE8M0 scales applied by the tensor cores, tcgen05).
+ * SM100 kernels are other kernels: UE8M0 scales applied by the tensor cores, tcgen05). Where the engine's build
+ * `version` is a release that ran a Triton blockwise kernel on SM100 (FrameworkProfile.blockFp8Linear.sm100Triton),
+ * that kernel's figures: the same Triton source on either generation, a tile per 128 outputs walking K in turn.
  */
 export function blockFp8LinearFigures(
   fw: FrameworkProfile,
   cc: number,
+  version?: string,
 ): NonNullable<FrameworkProfile['blockFp8Linear']>['hopper'] | undefined {
-  return isHopper(cc) ? fw.blockFp8Linear?.hopper : undefined;
+  const k = fw.blockFp8Linear;
+  if (isHopper(cc)) return k?.hopper;
+  const t = k?.sm100Triton;
+  if (t === undefined || version === undefined || !isSm100(cc)) return undefined;
+  if (!releaseNamedBefore(version, t.before)) return undefined;
+  const { sharedExpertsFused } = k!.hopper;
+  return {
+    baseSeconds: t.baseSeconds,
+    perKBlockSeconds: t.perKBlockSeconds,
+    ...(sharedExpertsFused !== undefined ? { sharedExpertsFused } : {}),
+  };
 }
 
 // The engines fuse these projections into one GEMM of the summed N over the same input (vLLM's QKVParallelLinear,
@@ -167,12 +181,12 @@ function blockFp8Figure(
   arch: Arch,
   o: EstimateOptions,
   fw: FrameworkProfile,
-  w: { cc: number; gfx?: string | undefined; experts?: number },
+  w: { cc: number; gfx?: string | undefined; experts?: number; version?: string | undefined },
 ): { baseSeconds: number; perKBlockSeconds: number; sharedFused: boolean } | undefined {
   const k = fw.blockFp8Linear;
   if (k === undefined || o.weights !== 'fp8' || !isBlockScaledFp8(arch)) return undefined;
   if (runsBlockFp8Path(arch, o, w.cc)) {
-    const h = blockFp8LinearFigures(fw, w.cc);
+    const h = blockFp8LinearFigures(fw, w.cc, w.version);
     if (h === undefined) return undefined;
     const model = {
       architecture: arch.architecture,
@@ -203,6 +217,8 @@ export function blockFp8Seconds(
     readRate: number;
     flopRate: number;
     experts?: number;
+    /** The engine build's release (TimeOptions.engineVersion): a release-bound SM100 figure. */
+    version?: string | undefined;
   },
 ): number {
   const fig = w.w8a8 ? blockFp8Figure(arch, o, fw, w) : undefined;

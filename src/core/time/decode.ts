@@ -732,7 +732,7 @@ export function decodeStepFigures(
   // the engine hands to hipBLASLt (rocm-gemm.ts).
   const cut = KERNELS.cutlass;
   const eff8 = [cut.eff8, cut.rocm?.eff8 ?? 1] as const;
-  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, eff8, m.experts);
+  const linT = linearKernelSeconds(m.arch, o, fw, r, tr, eff8, m.experts, t.engineVersion);
   // A build whose MUL_MAT_ID synchronized once per expert slot and projection (TimeOptions.mulMatIdSync): each op's
   // host round trip, in series with the GPU (the engine's expertIdsSyncSeconds).
   const idsSyncT = t.mulMatIdSync

@@ -70,7 +70,7 @@ export function rocmLibraryGemmSeconds(
  * (block-fp8.ts absorbDequantSeconds) and the linears the engine hands to the BLAS library on ROCm
  * (rocmLibraryGemmSeconds).
  * `eff8`: the FP8 W8A8 family's read share on CUDA and on ROCm (time/decode.ts KERNELS.cutlass); `experts`: the
- * routed experts the step runs (block-fp8.ts blockFp8Seconds).
+ * routed experts the step runs (block-fp8.ts blockFp8Seconds); `version`: the engine build's release (TimeOptions.engineVersion).
  */
 export function linearKernelSeconds(
   arch: Arch,
@@ -80,6 +80,7 @@ export function linearKernelSeconds(
   step: { q: QuantFormat | null; rate: number },
   eff8: readonly [cuda: number, rocm: number],
   experts?: number,
+  version?: string,
 ): number {
   const block = blockFp8Seconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',
@@ -88,6 +89,7 @@ export function linearKernelSeconds(
     readRate: r.mem * (r.rocm ? eff8[1] : eff8[0]),
     flopRate: step.rate,
     ...(experts !== undefined ? { experts } : {}),
+    version, // the build's release (block-fp8.ts blockFp8LinearFigures)
   });
   const dequant = absorbDequantSeconds(arch, o, fw, {
     w8a8: step.q === 'cutlass',

@@ -83,6 +83,20 @@
  * linears (on a second stream beside the routed experts under graph capture, `forward_normal_dual_stream`), which has
  * no figure here (no `blackwell` entry, above).
  *
+ * On SM100 before DeepGEMM's SM100 path, SGLang's block-FP8 linears ran Triton: sglang==0.4.6.post2's
+ * `apply_w8a8_block_fp8_linear` takes sgl-kernel's CUTLASS blockwise GEMM only under SUPPORT_CUTLASS_BLOCK_FP8 (unset by
+ * default) and DeepGEMM only where `get_device_sm() == 90` (layers/quantization/deep_gemm.py), so on a B200 every
+ * linear is `per_token_group_quant_fp8` then the Triton `w8a8_block_fp8_matmul` (tuned NVIDIA_B200 files for most of
+ * DeepSeek-V3's TP-8 shapes, none for the fused q_a/kv_a N=2112 K=7168); sglang==0.4.7's `dispatch_w8a8_block_fp8_linear`
+ * still ends at `triton_w8a8_block_fp8_linear` on SM100 (FlashInfer's GEMM and CUTLASS only by environment variable,
+ * DeepGEMM still SM90 only); sglang==0.4.8's deep_gemm_wrapper/configurer.py enables DeepGEMM from SM 90 up. The same 0.4.6.post2 fuses DeepSeek-V3/R1's shared expert into the routed MoE from
+ * capability 9.0 without DeepEP (`determine_n_share_experts_fusion`), as `sglangSharedExpertsFused` reads. That
+ * kernel's decode cost is the same Triton source's on Hopper: sgl-project/sglang#5820's 'sglang triton' column (an
+ * H200) at M = 1 reads 84.9 µs for N=24576 K=7168, 15.2 for N=32768 K=512, 31.8 for N=512 K=7168 and 22.4 for N=7168
+ * K=2304; least squares of (time - the weight bytes at the modelled FP8 rate, 0.81 x 0.85 x 4.8 TB/s) against the K
+ * blocks: 9.3 µs + 0.39 µs per 128 of K (`sm100Triton`; DeepGEMM's column over the same four shapes: 6.7 + 0.20). No
+ * B200 timing of the kernel was found: the H200 figure is taken for SM100 (docs/assumptions.md).
+ *
  * On Ada (cc 8.9) neither DeepGEMM nor a blockwise CUTLASS kernel runs (both SM90 and up): `dispatch_w8a8_block_fp8_linear`
  * (srt/layers/quantization/fp8_utils.py) falls to Triton's `w8a8_block_fp8_matmul`, and the routed experts run SGLang's
  * copy of the Triton fused_moe kernel (layers/moe/fused_moe_triton/fused_moe.py) at the same default tiles as vLLM's
@@ -170,4 +184,10 @@ export const SGLANG_BLOCK_FP8_LINEAR: NonNullable<FrameworkProfile['blockFp8Line
   },
   // SGLang's copy of vLLM's Triton fused_moe at the same default tiles, taken at vLLM's L40S share (engines/moe-call.ts)
   ada: { moePeakShare8: TRITON_BLOCK_FP8_MOE_ADA_SHARE8 },
+  // SM100 before 0.4.8: the Triton w8a8_block_fp8_matmul (sglang==0.4.6.post2 and 0.4.7 fp8_utils.py; note above)
+  sm100Triton: {
+    before: '0.4.8', // sglang==0.4.8 deep_gemm_wrapper/configurer.py enables DeepGEMM from SM 90 up (no SM100 figure)
+    baseSeconds: 9.3e-6, // 'sglang triton' at M = 1, sgl-project/sglang#5820 (H200), fit above
+    perKBlockSeconds: 0.39e-6, // per 128 of K, same fit
+  },
 };
