@@ -18,7 +18,7 @@ import type { RunPlan } from '../../schema/measured.js';
  *   out the output layer and the loss).
  * - decode: 190 rows, p90 0.211 (ggml-org/llama.cpp discussion 17621's Qwen3-30B-A3B Q4_K_M on an RTX 4090 without the fused MoE
  *   ops, -21.1%).
- * - serving: 636 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
+ * - serving: 639 rows, p90 0.579 (GPUStack's DeepSeek-R1-0528 over TP 8 on eight H200 under vLLM v0.11.0, a burst of
  *   1000 prompts of 128 tokens, +57.9%).
  * - rl: 75 rows, p90 0.308 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.8%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
