@@ -24,6 +24,7 @@ import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
 import { generatedArchArb, isValid, labelled, optionsArb } from '../helpers/arbitraries.js';
+import { stepPhases } from '../helpers/train-phases.js';
 
 const FORWARD = TRAIN_PHASES.indexOf('forward');
 const BACKWARD = TRAIN_PHASES.indexOf('backward');
@@ -51,11 +52,8 @@ const qwenRun = (flags: Record<string, unknown>) =>
 const workOf = (flags: Record<string, unknown>, t: Partial<TimeOptions> = {}): TrainWork =>
   trainWork(qwen06, qwenRun(flags), { ...defaultTimeOptions(1), ...t });
 
-function phasesOf(w: TrainWork, r = h100): Float64Array {
-  const phases = new Float64Array(TRAIN_PHASES.length);
-  trainStep(w, r, phases);
-  return phases;
-}
+/** The step's phases (seconds) for a work record on `r`. */
+const phasesOf = (w: TrainWork, r = h100): Float64Array => stepPhases(w, r);
 
 describe("the eager loss's logit traffic, read from its kernels", () => {
   it('forward: the upcast (2 + 4 B) and log-softmax (three reads and a write of fp32); backward: 26 B', () => {

@@ -26,6 +26,7 @@ import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import { generatedArchArb, isValid, labelled, optionsArb } from '../helpers/arbitraries.js';
+import { stepPhases } from '../helpers/train-phases.js';
 
 const FORWARD = TRAIN_PHASES.indexOf('forward');
 const RECOMPUTE = TRAIN_PHASES.indexOf('recompute');
@@ -33,11 +34,7 @@ const RECOMPUTE = TRAIN_PHASES.indexOf('recompute');
 const h100 = gpuRates(findGpu('h100-sxm')!, defaultTimeOptions(1));
 
 /** The step's phases (seconds) for a work record on `r`. */
-function phasesOf(w: TrainWork, r = h100): Float64Array {
-  const phases = new Float64Array(TRAIN_PHASES.length);
-  trainStep(w, r, phases);
-  return phases;
-}
+const phasesOf = (w: TrainWork, r = h100): Float64Array => stepPhases(w, r);
 
 /** The same work with no output layer and no loss: what the checkpointed layers alone run. */
 const layersOnly = (w: TrainWork): TrainWork => ({
