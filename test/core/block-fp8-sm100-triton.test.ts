@@ -18,6 +18,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
+import { rowEngineVersion } from '../helpers/row-version.js';
 
 const block = resolveModel('deepseek-v3');
 const perChannel: Arch = { ...block, quant: block.quant && { ...block.quant, groupSize: null } };
@@ -32,7 +33,7 @@ const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
   ...o,
 });
 // The release of sgl-project/sglang#6111's B200 runs (calibration rows sglang6111-*): 0.4.6.post2 with the PR's branch.
-const PR6111_BUILD = '0.4.6.post2+pr6111-2025-05-08';
+const PR6111_BUILD = rowEngineVersion('sglang6111-dsv3-fp8-8xb200-tp8-i512-o512-bs1-default');
 const b200 = gpuRates(findGpu('b200'), defaultTimeOptions(8));
 const sm100 = (version: string | undefined, batch = 1) =>
   blockFp8Seconds(block, opts({ batch }), FRAMEWORKS.sglang, {

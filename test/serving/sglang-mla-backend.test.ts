@@ -27,6 +27,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags, type RawFlags } from '../../src/schema/flags.js';
 import { timeOptionsFromFlags, type TimeOptions } from '../../src/schema/time.js';
+import { rowEngineVersion } from '../helpers/row-version.js';
 
 const lite = modelFacts(resolveModel('deepseek-v2-lite')); // kv_lora_rank 512 + rope 64, 16 heads, 27 layers
 const dsv3 = modelFacts(resolveModel('deepseek-v3'));
@@ -34,9 +35,11 @@ const llama = modelFacts(resolveModel('llama-3.1-8b'));
 const sglang = FRAMEWORKS.sglang;
 // Builds as the calibration rows name them: a release, then the upstream pull request's branch and date
 // (sgl-project/sglang#1138, sgl-project/sglang#6111 and sgl-project/sglang#3237); the release part decides.
-const BUILD_EAGER_MLA_2024 = '0.2+pr1138-2024-08-17';
-const BUILD_B200_TRITON_MLA = '0.4.6.post2+pr6111-2025-05-08';
-const BUILD_MI300X_TRITON_MLA = '0.4.3+pr3237-2025-02-24';
+const BUILD_EAGER_MLA_2024 = rowEngineVersion('sglang1138-dsv2lite-a100-mla-sharegpt-rps128-n5000');
+const BUILD_B200_TRITON_MLA = rowEngineVersion(
+  'sglang6111-dsv3-fp8-8xb200-tp8-i512-o512-bs1-default',
+);
+const BUILD_MI300X_TRITON_MLA = rowEngineVersion('sglang3237-dsv3-fp8-8xmi300x-tp8-bs4-i2048-o256');
 
 function step(model: string, gpu: string, batch: number, ctx: number, version: string) {
   const f: RawFlags = { model, gpu, method: 'inference', batch, framework: 'sglang', seq: ctx };
