@@ -12,25 +12,16 @@ import { estimateTime } from '../../src/core/time/index.js';
 import { rocmLibraryGemmSeconds } from '../../src/core/time/rocm-gemm.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
-import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
+import { DSV3_BLOCK_FP8, DSV3_PER_CHANNEL_FP8, dsv3Fp8Serving } from '../helpers/deepseek-fp8.js';
 
-const block = resolveModel('deepseek-v3');
-const perChannel: Arch = { ...block, quant: block.quant && { ...block.quant, groupSize: null } };
+const block = DSV3_BLOCK_FP8;
+const perChannel = DSV3_PER_CHANNEL_FP8;
 
-const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  weights: 'fp8',
-  gpus: 8,
-  tp: 8,
-  batch: 1,
-  seq: 2048,
-  ...o,
-});
+const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => dsv3Fp8Serving(o);
 const mi300x = gpuRates(findGpu('mi300x'), defaultTimeOptions(8));
 const rocm = (gfx = 'gfx942') => ({
   w8a8: true,

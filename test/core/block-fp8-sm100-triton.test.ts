@@ -13,25 +13,17 @@ import {
 import { estimateTime } from '../../src/core/time/index.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
-import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
+import { DSV3_BLOCK_FP8, DSV3_PER_CHANNEL_FP8, dsv3Fp8Serving } from '../helpers/deepseek-fp8.js';
 import { rowEngineVersion } from '../helpers/row-version.js';
 
-const block = resolveModel('deepseek-v3');
-const perChannel: Arch = { ...block, quant: block.quant && { ...block.quant, groupSize: null } };
-const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  weights: 'fp8',
-  gpus: 8,
-  tp: 8,
-  batch: 1,
-  seq: 1024,
-  ...o,
-});
+const block = DSV3_BLOCK_FP8;
+const perChannel = DSV3_PER_CHANNEL_FP8;
+const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions =>
+  dsv3Fp8Serving({ seq: 1024, ...o });
 // The release of sgl-project/sglang#6111's B200 runs (calibration rows sglang6111-*): 0.4.6.post2 with the PR's branch.
 const PR6111_BUILD = rowEngineVersion('sglang6111-dsv3-fp8-8xb200-tp8-i512-o512-bs1-default');
 const b200 = gpuRates(findGpu('b200'), defaultTimeOptions(8));

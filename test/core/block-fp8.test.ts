@@ -18,25 +18,17 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { caseArch } from '../../src/io/load-calibration.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 import type { Arch } from '../../src/core/model/arch.js';
+import { DSV3_BLOCK_FP8, DSV3_PER_CHANNEL_FP8, dsv3Fp8Serving } from '../helpers/deepseek-fp8.js';
 
-const block = resolveModel('deepseek-v3');
+const block = DSV3_BLOCK_FP8;
 // The same architecture as a per-channel FP8 checkpoint (no weight_block_size) and as an unquantized one.
-const perChannel: Arch = { ...block, quant: block.quant && { ...block.quant, groupSize: null } };
+const perChannel = DSV3_PER_CHANNEL_FP8;
 const plain: Arch = { ...block, quant: null };
 
-const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  weights: 'fp8',
-  gpus: 8,
-  tp: 8,
-  batch: 1,
-  seq: 2048,
-  ...o,
-});
+const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => dsv3Fp8Serving(o);
 const h200 = gpuRates(findGpu('h200-sxm'), defaultTimeOptions(8));
 const hopper = (flopRate = 2 * h200.gemm16) => ({
   w8a8: true,
