@@ -22,9 +22,8 @@ import { modelFacts } from '../../src/core/time/model-facts.js';
 import { decodeTritonMoe, tritonPaddedFlops } from '../../src/core/time/moe-pad-rows.js';
 import { loadThroughputCases } from '../../src/io/load-calibration.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { QWEN3_NEXT as NEXT, QWEN3_NEXT_SGLANG_TP8 as NEXT_SGLANG } from '../helpers/qwen3-next.js';
 
 // sglang==0.5.23 triton_3_4_0/E=512,N=64,device_name=NVIDIA_H200.json (sgl-project/sglang@5d2c83e6): BLOCK_SIZE_M 16
 // from 1 to 512 tokens, 32 at 1024, 64 at 1536 to 3072, 128 at 4096.
@@ -95,15 +94,6 @@ describe("a tuned file's M-buckets", () => {
     }
   });
 });
-
-const NEXT = modelFacts(resolveModel('qwen3-next-80b-a3b'));
-const NEXT_SGLANG: EstimateOptions = {
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  gpus: 8,
-  tp: 8,
-  seq: 2048,
-};
 
 function nextStep(gpu: string, batch: number, t: Partial<TimeOptions> = {}) {
   const time = { ...defaultTimeOptions(8), ...t };

@@ -12,7 +12,7 @@ import {
 } from '../../src/core/engines/sglang/fused-moe-block-n.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
-import { modelFacts, type ModelFacts } from '../../src/core/time/model-facts.js';
+import type { ModelFacts } from '../../src/core/time/model-facts.js';
 import { tunedTile } from '../../src/core/time/moe-default-tiles.js';
 import {
   decodeExitSeconds,
@@ -20,9 +20,8 @@ import {
   fusedMoeExitSeconds,
 } from '../../src/core/time/moe-grid.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { QWEN3_NEXT as NEXT, QWEN3_NEXT_SGLANG_TP8 as NEXT_SGLANG } from '../helpers/qwen3-next.js';
 
 describe("a tuned file's BLOCK_SIZE_N by M-bucket", () => {
   it("reads SGLang's H200 Qwen3-Next files as each wheel ships them", () => {
@@ -68,14 +67,6 @@ describe("a tuned file's BLOCK_SIZE_N by M-bucket", () => {
   });
 });
 
-const NEXT = modelFacts(resolveModel('qwen3-next-80b-a3b'));
-const NEXT_SGLANG: EstimateOptions = {
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  gpus: 8,
-  tp: 8,
-  seq: 2048,
-};
 // sgl-project/sglang#10404's build (SGLang of mid-September 2025, before the small-batch cap), the 0.5.3 wheel's file.
 const SEPT_2025: Partial<TimeOptions> = { engineVersion: '0.5.2', moeAlignUncapped: true };
 
