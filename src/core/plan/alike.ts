@@ -4,6 +4,10 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 const sameItems = (a: readonly unknown[], b: readonly unknown[]): boolean =>
   a.length === b.length && a.every((x, i) => x === b[i]);
 
+/** Like option values: the same primitive, or arrays with the same items in order. */
+const likeValues = (x: unknown, y: unknown): boolean =>
+  x === y || (Array.isArray(x) && Array.isArray(y) && sameItems(x, y));
+
 /** Whether `a` and `b` have the same keys with like values (arrays element by element) but for `skip`. */
 export function alikeBut(
   a: EstimateOptions,
@@ -15,10 +19,7 @@ export function alikeBut(
   let keys = 0;
   for (const k in ra) {
     if (skip.has(k)) continue;
-    const x = ra[k];
-    const y = rb[k];
-    if (!(k in rb)) return false;
-    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+    if (!(k in rb) || !likeValues(ra[k], rb[k])) return false;
     keys++;
   }
   for (const k in rb) if (!skip.has(k)) keys--;
@@ -36,10 +37,7 @@ export function alikeOn(a: EstimateOptions, b: EstimateOptions, keys: readonly s
     const k = keys[i]!;
     const has = k in ra;
     if (has !== k in rb) return false;
-    if (!has) continue;
-    const x = ra[k];
-    const y = rb[k];
-    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameItems(x, y))) return false;
+    if (has && !likeValues(ra[k], rb[k])) return false;
   }
   return true;
 }
