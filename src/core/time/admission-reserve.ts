@@ -22,9 +22,12 @@ import type { EstimateOptions } from '../../schema/estimate.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { AdmissionReserve } from '../memory/layout-profiles.js';
 
-/** The reserve ratio after `steps` decode steps: its linear decay from initRatio, then the floor. */
-export const reserveRatioAt = (r: AdmissionReserve, steps: number): number =>
-  Math.max(r.minRatio, r.initRatio - ((r.initRatio - r.minRatio) * steps) / r.decaySteps);
+/**
+ * The reserve ratio after `steps` decode steps: its linear decay (initRatio to minRatio over decaySteps) from `from`
+ * (initRatio at the run's start; a retraction's reset value after one), then the floor.
+ */
+export const reserveRatioAt = (r: AdmissionReserve, steps: number, from = r.initRatio): number =>
+  Math.max(r.minRatio, from - ((r.initRatio - r.minRatio) * steps) / r.decaySteps);
 
 /** The mean of reserveRatioAt over the first `steps` decode steps of a run (summed in closed form). */
 export function meanReserveRatio(r: AdmissionReserve, steps: number): number {

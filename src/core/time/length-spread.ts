@@ -402,8 +402,7 @@ function reserveRatioOf(s: BurstState, e: SpreadEngine): number {
   const r = e.reserve;
   if (r === undefined) return 0;
   if (s.ratioFrom === undefined) return reserveRatioAt(r, s.steps);
-  const decay = ((r.initRatio - r.minRatio) * (s.steps - s.ratioSince)) / r.decaySteps;
-  return Math.max(r.minRatio, s.ratioFrom - decay);
+  return reserveRatioAt(r, s.steps - s.ratioSince, s.ratioFrom);
 }
 
 /** The step's end: each request that produced a token counts it (its first sets the TTFT sums); the finished leave. */
