@@ -9,23 +9,14 @@ import { aiterMoeSeconds } from '../../src/core/time/aiter-moe.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { findGpu } from '../../src/io/load-catalog.js';
-import { resolveModel } from '../../src/io/load-model.js';
-import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
+import type { EstimateOptions } from '../../src/schema/estimate.js';
 import { defaultTimeOptions, type TimeOptions } from '../../src/schema/time.js';
+import { DSV3_BLOCK_FP8, dsv3Fp8Serving } from '../helpers/deepseek-fp8.js';
 
-const DSV3 = modelFacts(resolveModel('deepseek-v3')); // block-scaled FP8: hidden 7168, experts 2048 wide, 58 MoE layers
+const DSV3 = modelFacts(DSV3_BLOCK_FP8); // block-scaled FP8: hidden 7168, experts 2048 wide, 58 MoE layers
 const PER_K = FRAMEWORKS.sglang.blockFp8Linear?.rocm?.fusedMoePerKBlockSeconds ?? NaN;
 
-const opts = (o: Partial<EstimateOptions> = {}): EstimateOptions => ({
-  ...defaultOptions('inference'),
-  framework: 'sglang',
-  weights: 'fp8',
-  gpus: 8,
-  tp: 8,
-  batch: 1,
-  seq: 2048,
-  ...o,
-});
+const opts = dsv3Fp8Serving;
 
 function aiter(
   layerBytes: number,
