@@ -257,6 +257,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.sdpa_backend === 'cudnn') time.sdpaCudnn = true;
   // A run whose engine build ran the loss uncompiled under --compile (the case says so).
   if (c.loss_compile === 'off') time.eagerLoss = true;
+  // A build that padded each expert's routed rows by one more permute around its grouped experts (the case says so).
+  if (c.moe_permute === 'align-wrapper') time.alignPermute = true;
   // A run whose build's loss copied the shifted fp32 logits (transformers up to 4.48; the case says so).
   if (c.causal_loss === 'shift-logits') time.shiftedLogitsCopy = true;
   // A run that stepped torch AdamW foreach where the stack's default is fused (the case says so).

@@ -190,6 +190,8 @@ export const throughputCaseSchema = z.looseObject({
   adam_impl: z.enum(['foreach', 'hf-loop']).optional(),
   /** The engine build ran its loss uncompiled whatever --compile said: 'off' sets TimeOptions.eagerLoss. */
   loss_compile: z.enum(['off']).optional(),
+  /** The build padded each expert's routed rows by one more permute around its grouped experts: 'align-wrapper' sets TimeOptions.alignPermute. */
+  moe_permute: z.enum(['align-wrapper']).optional(),
   /** The build's causal-LM loss shifted the fp32 logits (a contiguous copy): 'shift-logits' sets TimeOptions.shiftedLogitsCopy. */
   causal_loss: z.enum(['shift-logits']).optional(),
   /** The run's loop clipped no gradient norm where the engine profile's trainer clips: 'none' sets TimeOptions.noGradClip. */

@@ -351,6 +351,13 @@ export interface TimeOptions {
    */
   eagerLoss?: boolean;
   /**
+   * The build permuted the routed rows once more around its grouped experts to pad each expert's rows to an alignment
+   * (torchtitan's `expert_parallel` wrapper before pytorch/torchtitan#1854, which prime-rl's trainer ran at its torchtitan
+   * pin): the engine profile's `torchGroupedMm.alignPermute` passes join the experts' row traffic (time/grouped-mm.ts).
+   * No flag sets it; `validate --throughput` does for rows of such builds (their `moe_permute`).
+   */
+  alignPermute?: boolean;
+  /**
    * The build's causal-LM loss shifted the fp32 logits with a contiguous copy (transformers up to 4.48's
    * ForCausalLMLoss and the models' own losses before it; huggingface/transformers#35646, in v4.49, pads the labels
    * instead): the copy and its backward join the eager loss's logit traffic (time/loss-bytes.ts). No flag sets it;

@@ -24,4 +24,10 @@ export interface TorchGroupedMmProfile {
    * activation every layer is priced at (time/grouped-mm.ts EAGER_GATED_ACT_PASSES). Absent: that count.
    */
   expertActivationPasses?: Readonly<Record<string, number>>;
+  /**
+   * A build that permuted the routed rows once more around its calls to pad each expert's rows to an alignment (a
+   * build that says so: TimeOptions.alignPermute): hidden-wide reads and writes per routed row in forward, eager and
+   * compiled, and the padding rows each layer's experts add (`alignRows` per expert). Absent: not counted.
+   */
+  alignPermute?: { rowPasses: number; compiledRowPasses: number; alignRows: number };
 }

@@ -98,6 +98,7 @@ export function groupedRowBytes(
   layersHere: number,
   grouped: boolean,
   compiled = false,
+  alignPermute = false,
 ): number {
   const tg = FRAMEWORKS[o.framework].torchGroupedMm;
   const passes = compiled ? (tg?.compiledRowPasses ?? tg?.rowPasses) : tg?.rowPasses;
@@ -110,5 +111,27 @@ export function groupedRowBytes(
     act === undefined
       ? 0
       : ((act - EAGER_GATED_ACT_PASSES) * m.expertFfn * m.topK) / Math.max(1, o.tp);
-  return tokens * ((passes * m.topK + 1) * m.hidden + actExtra) * elem * layers;
+  const rows = tokens * ((passes * m.topK + 1) * m.hidden + actExtra) * elem * layers;
+  return rows + (alignPermute ? alignPermuteBytes(m, o, tokens, layers, compiled) : 0);
+}
+
+/**
+ * Forward bytes of a build's alignment permute around the grouped experts (profile `torchGroupedMm.alignPermute`,
+ * TimeOptions.alignPermute; engines/torchtitan/memory.ts reads torchtitan's `expert_parallel` wrapper): its hidden-wide
+ * passes over the tokens x top-k routed rows, and the two passes (the gather's write, the index_put's read) over each
+ * expert's padding rows. `layers`: the MoE layers on this rank. 0 where the profile has none.
+ */
+export function alignPermuteBytes(
+  m: ModelFacts,
+  o: EstimateOptions,
+  tokens: number,
+  layers: number,
+  compiled: boolean,
+): number {
+  const ap = FRAMEWORKS[o.framework].torchGroupedMm?.alignPermute;
+  if (ap === undefined || m.experts <= 1) return 0;
+  const passes = compiled ? ap.compiledRowPasses : ap.rowPasses;
+  const experts = m.experts / Math.max(1, o.ep ?? 1);
+  const elem = o.compute === 'fp32' ? 4 : 2;
+  return (passes * tokens * m.topK + 2 * experts * ap.alignRows) * m.hidden * elem * layers;
 }

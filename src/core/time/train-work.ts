@@ -468,7 +468,7 @@ export function countFreeWork(
   w: WorkLayout = workLayout(m, o, dispatch),
 ): CountFreeWork {
   const fe = w.lora ? floatExperts(m, o, t) : null;
-  const ew = expertWork(m, o, w, dispatch, paramWrapper, t.denseMoeLoop === true, fe);
+  const ew = expertWork(m, o, w, dispatch, paramWrapper, t, fe);
   const moeHooked = t.zeroMoeHooked === true;
   const trainable = w.lora ? adapterWeights(m, o, dispatch) : m.total;
   const zh = zeroHookCounts(m, o, w.layersHere, ew.dispatch === 'loop', ew.hit, moeHooked, {
@@ -650,6 +650,24 @@ export const moeDispatchOf = (m: ModelFacts, o: EstimateOptions, t: TimeOptions)
   return t.moeLoop && m.experts > 1 ? 'loop' : fw.moeDispatch;
 };
 
+/** expertWork's record for a model without routed experts (its dispatch apart). */
+const NO_EXPERT_WORK = {
+  fwdFlops: 0,
+  bwdFlops: 0,
+  shape: 1,
+  weightBytes: 0,
+  fp32: false,
+  loopOps: 0,
+  loopBwdBytes: 0,
+  loopRowFwdBytes: 0,
+  loopRowBwdBytes: 0,
+  denseElemBytes: 0,
+  hit: 0,
+  delta: NO_DELTA,
+  extraFwdFlops: 0,
+  extraBwdFlops: 0,
+};
+
 /**
  * Routed experts of one micro-batch: with T tokens each routed to k of E experts, a layer hits
  * E(1 - (1 - k/E)^T) distinct experts (nearly all once T*k >> E), each on T*k/hit rows. A loop runs each hit
@@ -661,28 +679,11 @@ function expertWork(
   o: EstimateOptions,
   w: WorkLayout,
   dispatch: MoeDispatch,
-  paramWrapper = false,
-  linearized = false,
+  paramWrapper: boolean,
+  t: Pick<TimeOptions, 'denseMoeLoop' | 'alignPermute'>,
   fe: FloatExperts | null = null,
 ) {
-  if (m.experts <= 1 || m.moeLayers === 0)
-    return {
-      fwdFlops: 0,
-      bwdFlops: 0,
-      shape: 1,
-      weightBytes: 0,
-      fp32: false,
-      loopOps: 0,
-      loopBwdBytes: 0,
-      loopRowFwdBytes: 0,
-      loopRowBwdBytes: 0,
-      denseElemBytes: 0,
-      dispatch,
-      hit: 0,
-      delta: NO_DELTA,
-      extraFwdFlops: 0,
-      extraBwdFlops: 0,
-    };
+  if (m.experts <= 1 || m.moeLayers === 0) return { ...NO_EXPERT_WORK, dispatch };
   const layers = (m.moeLayers * w.layersHere) / m.layers;
   // Dense: every expert runs every token (routed = experts), as one bmm over all experts.
   const dense = dispatch === 'dense';
@@ -699,7 +700,7 @@ function expertWork(
     : 0;
   const loop = dispatch === 'loop';
   // A dense block's experts as per-expert linears, one after another (TimeOptions.denseMoeLoop).
-  const denseLoop = dense && linearized;
+  const denseLoop = dense && t.denseMoeLoop === true;
   // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
   const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
@@ -733,7 +734,15 @@ function expertWork(
     loopRowBwdBytes: lt.bwd,
     denseElemBytes: dense // grouped: the wrapper's row passes (grouped-mm.ts groupedRowBytes)
       ? denseMoeElemBytes(m, o, w.compiled, w.tokens, w.tp, layers, denseLoop)
-      : groupedRowBytes(m, o, w.tokens, w.layersHere, dispatch === 'grouped', w.compiled),
+      : groupedRowBytes(
+          m,
+          o,
+          w.tokens,
+          w.layersHere,
+          dispatch === 'grouped',
+          w.compiled,
+          t.alignPermute,
+        ),
     dispatch,
     hit,
     delta,

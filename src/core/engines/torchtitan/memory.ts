@@ -21,6 +21,16 @@ const TITAN_LOCAL_DISPATCH_ROW_PASSES = 14;
 // custom op (torch.library, torchtitan/ops/scatter_add.py at torchtitan@b5bcd76c), so both move what they move eager:
 // 2 + 2 + 2 = 6.
 const TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED = 6;
+// Builds before pytorch/torchtitan#1854 (2025-10-11) wrapped GroupedExperts' call in `expert_parallel` even at expert
+// parallel degree 1 ("3 is needed even for single-device computation": the token groups padded to
+// TOKEN_GROUP_ALIGN_SIZE_M = 8 rows for torch._grouped_mm; torchtitan/distributed/expert_parallel.py at pytorch/torchtitan@
+// a1fdd7e, the pin of prime-rl's trainer at PrimeIntellect-ai/prime-rl@8718eb14, @b798a90d and @bd087277): generate_permute_indices
+// fills max_len = R + E x 8 indices (-1 for padding), `torch.vstack((x, x.new_zeros(dim)))` copies the R routed rows
+// (read, write: 2), `x[permuted_indices, :]` gathers R + E x 8 rows (read, write: 2), and the output is put back with
+// `out_unpermuted[permuted_indices, :] = out` (index_put_: read, write: 2), `[:-1]` a view: 6 hidden-wide passes a
+// routed row. Compiled, Inductor folds the vstack into the gather's load (a cat feeding a pointwise consumer), and the
+// gather and the index_put stay kernels of their own around the extern grouped GEMM: 4. TimeOptions.alignPermute.
+const TITAN_ALIGN_PERMUTE = { rowPasses: 6, compiledRowPasses: 4, alignRows: 8 };
 // gpt-oss's experts (GptOssGroupedExperts.forward and swiglu, torchtitan/models/gpt_oss/moe.py at torchtitan@b5bcd76c),
 // per routed row in units of the expert width F (gate_up is 2F wide, interleaved; the output is the hidden size D = F in
 // gpt-oss): the first bias's repeat_interleave (write 2), its add (read 4, write 2), swiglu's two clamps (read 1, write
@@ -107,6 +117,7 @@ export const TORCHTITAN_MEMORY: FrameworkProfile = {
     rowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES,
     compiledRowPasses: TITAN_LOCAL_DISPATCH_ROW_PASSES_COMPILED,
     expertActivationPasses: { gpt_oss: TITAN_GPT_OSS_EXPERT_PASSES },
+    alignPermute: TITAN_ALIGN_PERMUTE,
   },
   expertParallel: true, // parallelism.expert_parallel_degree (torchtitan/config/configs.py; default 1)
   // AC wraps each block before FSDP wraps it ("per-TransformerBlock compile after AC wrapping and before FSDP"), so
