@@ -13,7 +13,7 @@
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
-import { runsBlockFp8Path } from './block-fp8.js';
+import { isBlockScaledFp8, runsBlockFp8Path } from './block-fp8.js';
 import { routedBatch } from './graph-step.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
@@ -27,7 +27,9 @@ function localShape(m: ModelFacts, o: EstimateOptions): { e: number; n: number }
 
 /**
  * The dtype family whose files the step's experts look up: block-scaled FP8 experts on that path (block-fp8.ts
- * runsBlockFp8Path), else 16-bit experts on the Triton fused_moe (`triton16`, decode.ts moeLayersSeconds); none else.
+ * runsBlockFp8Path), or run with their FP8 weights on an AMD GPU (no compute capability; which kernel runs them is
+ * the profile's `rocmTriton`), else 16-bit experts on the Triton fused_moe (`triton16`, decode.ts moeLayersSeconds);
+ * none else.
  */
 function tileFamily(
   m: ModelFacts,
@@ -36,7 +38,22 @@ function tileFamily(
   triton16: boolean,
 ): MoeTileFamily | undefined {
   if (runsBlockFp8Path(m.arch, o, r.cc)) return 'blockFp8';
+  if (r.rocm && o.weights === 'fp8' && isBlockScaledFp8(m.arch)) return 'blockFp8';
   return triton16 ? 'bits16' : undefined;
+}
+
+/**
+ * Whether the Triton fused_moe runs the family's experts: on an AMD GPU the profile's `rocmTriton` at the run's AITER
+ * setting (TimeOptions.rocmAiter), required; elsewhere its `triton` at the card's compute capability, where listed.
+ */
+function runsTriton(
+  d: MoeFamilyTiles,
+  t: TimeOptions,
+  r: GpuRates,
+  tokens: number,
+): boolean | undefined {
+  if (r.rocm) return d.rocmTriton?.(t.engineVersion, t.rocmAiter === true);
+  return d.triton === undefined ? true : d.triton(t.engineVersion, r.cc, tokens);
 }
 
 /** A step's tuned-file lookup: its family's listing, the release and the layer's local shape. */
@@ -50,8 +67,9 @@ interface FamilyLookup {
 
 /**
  * The step's tuned-file lookup where it can be read: the Triton fused_moe runs the experts of a family the engine lists
- * at the call's `tokens` (the step's routed batch); undefined where that is not so or not known, off NVIDIA, under DP attention (its gathered tokens' shapes are not
- * read), under expert parallelism where the family's lookup is not read per rank, or where the run added a tuned file
+ * at the call's `tokens` (the step's routed batch); undefined where that is not so or not known (on an AMD GPU, a
+ * profile without `rocmTriton`), under DP attention (its gathered tokens' shapes are not read), under expert
+ * parallelism where the family's lookup is not read per rank, or where the run added a tuned file
  * (TimeOptions.moeTunedConfig: its contents are not known).
  */
 function familyLookup(
@@ -64,11 +82,11 @@ function familyLookup(
   const family = tileFamily(m, o, r, call.triton16);
   const d =
     family === undefined ? undefined : FRAMEWORKS[o.framework].fusedMoeTile16?.defaults?.[family];
-  if (d === undefined || r.rocm || r.gpuId === undefined || m.experts <= 1) return undefined;
+  if (d === undefined || r.gpuId === undefined || m.experts <= 1) return undefined;
   if (t.moeTunedConfig === true || o.dpAttention === true) return undefined;
   if ((o.ep ?? 1) > 1 && d.localUnderEp !== true) return undefined;
   const v = t.engineVersion;
-  if (d.triton !== undefined && d.triton(v, r.cc, call.tokens) !== true) return undefined;
+  if (runsTriton(d, t, r, call.tokens) !== true) return undefined;
   const { e, n } = localShape(m, o);
   return Number.isInteger(n) ? { d, v, gpuId: r.gpuId, e, n } : undefined;
 }

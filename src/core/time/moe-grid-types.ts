@@ -68,6 +68,11 @@ export interface MoeFamilyTiles {
    * own kernel choice decides (16-bit experts' runner).
    */
   triton?(version: string | undefined, cc: number, tokens: number): boolean | undefined;
+  /**
+   * On an AMD GPU, at release `version`, with the engine's AITER MoE on (`aiter`) or off: the Triton fused_moe runs the
+   * family's experts (true), another kernel (false), or not known. Absent: not priced on AMD GPUs.
+   */
+  rocmTriton?(version: string | undefined, aiter: boolean): boolean | undefined;
   /** The default tiles' kernel time over a tuned file's at `tokens` routed tokens through `e` local experts. */
   slowdown(tokens: number, e: number): number;
   /**

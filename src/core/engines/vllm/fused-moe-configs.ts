@@ -1,8 +1,10 @@
 /**
- * The wheels read, oldest first, with the sha256 of each (`vllm-X-cp38-abi3-manylinux1_x86_64.whl`): 19, 22, 22, 41
- * and 41 block-FP8 files. No file was removed between them, so each file is listed once, by the first wheel that ships it.
+ * The wheels read, oldest first, with the sha256 of each (`vllm-X-cp38-abi3-manylinux1_x86_64.whl`): 15, 19, 22, 22,
+ * 41 and 41 block-FP8 files. No file was removed between them, so each file is listed once, by the first wheel that
+ * ships it.
  */
 const WHEELS_READ = [
+  ['0.8.5', '74bfe92953bee126...'],
   ['0.9.1', '28b99e8df39c7aae...'],
   ['0.9.2', 'f3c5da29a286f493...'],
   ['0.10.0', '8ca37559d82b43b5...'],
@@ -12,26 +14,27 @@ const WHEELS_READ = [
 
 /** `E,N,device_name` -> the first wheel read that ships its block-FP8 config file. */
 const FIRST_SHIPPED: Readonly<Record<string, (typeof WHEELS_READ)[number][0]>> = {
-  // first in the vllm==0.9.1 wheel (19)
+  // first in the vllm==0.8.5 wheel (15)
+  '128,384,NVIDIA_H20': '0.8.5',
+  '128,384,NVIDIA_H200': '0.8.5',
+  '128,768,NVIDIA_H20': '0.8.5',
+  '128,768,NVIDIA_H200': '0.8.5',
+  '256,1024,AMD_Instinct_MI325_OAM': '0.8.5',
+  '256,128,NVIDIA_H100_80GB_HBM3': '0.8.5',
+  '256,128,NVIDIA_H20': '0.8.5',
+  '256,128,NVIDIA_L20Y': '0.8.5',
+  '256,256,AMD_Instinct_MI300X': '0.8.5',
+  '256,256,AMD_Instinct_MI325X': '0.8.5',
+  '256,256,AMD_Instinct_MI325_OAM': '0.8.5',
+  '256,256,NVIDIA_B200': '0.8.5',
+  '256,256,NVIDIA_H200': '0.8.5',
+  '256,256,NVIDIA_L20': '0.8.5',
+  '256,512,AMD_Instinct_MI325_OAM': '0.8.5',
+  // first in the vllm==0.9.1 wheel (4 more: vllm-project/vllm#17530's and vllm-project/vllm#17535's MI300X files among them)
   '128,384,AMD_Instinct_MI300X': '0.9.1',
-  '128,384,NVIDIA_H20': '0.9.1',
-  '128,384,NVIDIA_H200': '0.9.1',
   '128,768,AMD_Instinct_MI300X': '0.9.1',
-  '128,768,NVIDIA_H20': '0.9.1',
-  '128,768,NVIDIA_H200': '0.9.1',
-  '256,1024,AMD_Instinct_MI325_OAM': '0.9.1',
-  '256,128,NVIDIA_H100_80GB_HBM3': '0.9.1',
-  '256,128,NVIDIA_H20': '0.9.1',
-  '256,128,NVIDIA_L20Y': '0.9.1',
-  '256,256,AMD_Instinct_MI300X': '0.9.1',
-  '256,256,AMD_Instinct_MI325X': '0.9.1',
-  '256,256,AMD_Instinct_MI325_OAM': '0.9.1',
-  '256,256,NVIDIA_B200': '0.9.1',
   '256,256,NVIDIA_H20': '0.9.1',
   '256,256,NVIDIA_H20-3e': '0.9.1',
-  '256,256,NVIDIA_H200': '0.9.1',
-  '256,256,NVIDIA_L20': '0.9.1',
-  '256,512,AMD_Instinct_MI325_OAM': '0.9.1',
   // first in the vllm==0.9.2 wheel (3)
   '128,384,NVIDIA_H20-3e': '0.9.2',
   '128,768,NVIDIA_B200': '0.9.2',

@@ -16,8 +16,14 @@
  * `get_m_alignment_for_contiguous_layout()` tokens (fused_moe/deep_gemm_moe.py `_valid_deep_gemm_shape`: `align <= M`;
  * DeepGEMM's alignment "is always 128", deepseek-ai/DeepGEMM@b3473389 deep_gemm/jit_kernels/utils.py), else "we will
  * fall back to triton" (all read in the vllm 0.11.0 wheel): so on Hopper a call of fewer than 128 tokens runs the
- * Triton fused_moe whether or not deep_gemm is installed. A release without a listing (VLLM_BLOCK_FP8_MOE_CONFIGS) is
- * not looked up.
+ * Triton fused_moe whether or not deep_gemm is installed. The 0.8.5 wheel has neither DeepGEMM on by default
+ * (`VLLM_USE_DEEP_GEMM` "0") nor a CUTLASS block-scaled MoE: `Fp8MoEMethod.apply` calls `fused_experts`, the Triton
+ * fused_moe on every CUDA card. On ROCm the same call takes AITER's `rocm_aiter_fused_experts` only where
+ * `is_rocm_aiter_moe_enabled()` (VLLM_ROCM_USE_AITER, default "False", and VLLM_ROCM_USE_AITER_MOE), else the Triton
+ * fused_moe (0.8.5 fused_moe.py `dispatch_fused_experts_func`, rocm_aiter_fused_moe.py), whose file name carries the
+ * card's amdsmi market name (platforms/rocm.py `get_device_name`: `AMD_Instinct_MI300X` in the shipped names). Only
+ * the 0.8.5 wheel's ROCm dispatch was read (ROCM_TRITON_READ). A release without a listing
+ * (VLLM_BLOCK_FP8_MOE_CONFIGS) is not looked up.
  *
  * The default tiles' cost: before vllm-project/vllm#34846 (first in v0.17.0), block FP8 took 64 x 128 x 128,
  * GROUP_SIZE_M 32, 4 warps, 3 stages at every M (vllm 0.11.0 fused_moe.py `get_default_config`). Kernel timings of
@@ -45,7 +51,8 @@ import {
 } from './fused-moe-configs.js';
 
 /**
- * torch.cuda.get_device_name() of the catalog's cards, spaces as underscores: the names the listed files carry. The
+ * torch.cuda.get_device_name() of the catalog's cards (on ROCm the amdsmi market name), spaces as underscores: the
+ * names the listed files carry. The
  * A800 and H800 as vLLM's own file names spell them (`E=64,N=640,device_name=NVIDIA_A800-SXM4-80GB.json` in the
  * vllm==0.10.2 wheel; `E=128,N=192,device_name=NVIDIA_H800,dtype=fp8_w8a8.json` at vllm-project/vllm@36d3567f); no
  * block-FP8 file for either in the wheels listed.
@@ -60,6 +67,7 @@ const DEVICE_NAME: Readonly<Record<string, string>> = {
   'a100-80gb-sxm': 'NVIDIA_A100-SXM4-80GB',
   'a800-80gb-sxm': 'NVIDIA_A800-SXM4-80GB',
   'h800-sxm': 'NVIDIA_H800',
+  mi300x: 'AMD_Instinct_MI300X',
 };
 
 /**
@@ -90,6 +98,16 @@ function tritonAt(version: string | undefined, cc: number, tokens: number): bool
   }
   if (cc >= 10 && CUTLASS_SM100_FROM.includes(rel)) return false; // CutlassBlockScaledGroupedGemm
   return true;
+}
+
+/** The releases whose ROCm fused-MoE dispatch was read (module comment). */
+const ROCM_TRITON_READ = ['0.8.5'];
+
+/** On ROCm: the Triton fused_moe runs the block-FP8 experts unless AITER's MoE is on (module comment). */
+function rocmTritonAt(version: string | undefined, aiter: boolean): boolean | undefined {
+  const rel = listedRelease(version);
+  if (rel === undefined || !ROCM_TRITON_READ.includes(rel)) return undefined;
+  return !aiter;
 }
 
 function tunedAt(
@@ -174,6 +192,7 @@ function slowdownAt(tokens: number): number {
 export const VLLM_FUSED_MOE_DEFAULT_TILES: FusedMoeDefaultTiles = {
   blockFp8: {
     triton: tritonAt,
+    rocmTriton: rocmTritonAt,
     tuned: tunedAt,
     slowdown: slowdownAt,
     localUnderEp: true,
