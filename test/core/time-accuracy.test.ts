@@ -582,8 +582,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1310: 1295 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1310);
+  it('scores every scorable case (1317: 1302 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1317);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1189,7 +1189,8 @@ const FIELD_BARS = {
   // and unchanged: RTX 3090 Ti -13.3%, RTX 6000 Ada -18.5%, RTX 4090 -16.5%, RTX 5090 -9.3%, H100 SXM -14.3%, two RTX
   // 5090s over PCIe +12.7%, four RTX 4090s +7.7%, two RTX 4070 Ti SUPERs -4.1%; vllm-project/vllm#49723's Mistral Small 24B
   // closed loop of 64 on one B200 (output tokens/s): BF16 -14.2%, NVFP4 -8.3% (its FP8 rows carried: why_not).
-  'quant kind:serving engine:vllm': { count: 10, median: 0.13, p90: 0.168 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): 13.2% / 17.1%.
+  'quant kind:serving engine:vllm': { count: 10, median: 0.133, p90: 0.171 },
   // Llama 3.3 70B NVFP4 over TP 4 on GB200, one request (AIPerf output tokens/s): -54.9% (SGLang main of July 2026) and
   // -34.9% (its June parent) before any model change, the TP all-reduces at the host link's latency; -6.3% and +35.2%
   // with an NVL72 rack read as NVLink-switched (time/hardware.ts nvSwitched). The two builds differ by 44%.
@@ -1324,7 +1325,8 @@ const FIELD_BARS = {
   // 36.2%): the closed loop's 64-row steps are timed below Marlin's batch-64 tile rate, a miss (docs/time-model.md "Known
   // misses"). With a prefill's linears as Marlin's passes of 16-row blocks (KernelFamily.mBlocks) and a chunked prompt
   // priced as the passes it adds to the step: AWQ-Marlin at 64 -43.1% -> +24.0%, at 1 -0.2% -> +3.8% (p90 36.2% -> 32.3%).
-  'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.324 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): p90 32.6%.
+  'infbench kind:serving engine:vllm': { count: 13, median: 0.116, p90: 0.327 },
   // Its SGLang rows: without CUDA graphs, the A100 40GB image of May 2026 +33.2%, +3.9% at 1 and 64, 0.4.6 on an L4 -13.3%,
   // -52.6%; AWQ-Marlin with graphs on the A100 -7.5%, -21.6%, +56.2% at 1, 16, 64 (its 64 slower a step than its bf16 run);
   // with Marlin's passes of 16-row blocks (KernelFamily.mBlocks) -7.0%, -18.0%, +27.1% (median 13.3% -> 18.0%).
@@ -1333,7 +1335,8 @@ const FIELD_BARS = {
   'infbench kind:decode engine:llama.cpp': { count: 2, median: 0.141, p90: 0.152 },
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
   // -15.8% before the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts), -16.1% with them.
-  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.161, p90: 0.161 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): -16.5%.
+  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.165, p90: 0.165 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
   'continuum1627 kind:decode engine:llama.cpp': { count: 1, median: 0.034, p90: 0.034 },
   // Qwen3-30B-A3B bf16 on one H100 (vLLM of August 2025: serial scheduler, piecewise graphs), mean TPOT at 10 in flight
@@ -1378,7 +1381,8 @@ const FIELD_BARS = {
   // the busiest expert-parallel rank's reads +21.7%, +48.1%.
   'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.349, p90: 0.481 },
   // A bf16 Mistral 24B on one B200 with vLLM 0.25.1, TPOT P50 at 64 in flight of 300 in and 64 out: -47.3% (too slow).
-  'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.48, p90: 0.48 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): -49.0%.
+  'modelopt2015 kind:serving engine:vllm': { count: 1, median: 0.49, p90: 0.49 },
   // Qwen3-30B-A3B-FP8 over TP 4 with EP on H200 under SGLang of October 2025 (default tiles), one request of 4096 in, 1024 out: +14.5%;
   // +11.9% with the busiest expert-parallel rank's reads.
   'sglang12343 kind:serving engine:sglang': { count: 1, median: 0.12, p90: 0.12 },
@@ -1554,7 +1558,8 @@ const FIELD_BARS = {
   'perfmodel kind:decode engine:llama.cpp': { count: 1, median: 0.07, p90: 0.07 },
   // yobitelcomm/bench: Llama-3.1-8B-Instruct under vLLM 0.21.0 on one H100, closed loops of 1, 4 and 16 streams (max 128
   // tokens), median TPOT: -0.1, -1.2, +47.5% (scored before any change); the loop of 64 is carried (client-bound).
-  'yobitel kind:serving engine:vllm': { count: 3, median: 0.013, p90: 0.475 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): -1.4%.
+  'yobitel kind:serving engine:vllm': { count: 3, median: 0.014, p90: 0.475 },
   // calebcoffie.com: Gemma-3 4b-it Q4_K_M tg_512 and tg_1024 on one RTX 3090 under llama.cpp's CUDA build of 2026: +20.3%,
   // +18.4% (scored before any change; as the tt521 Gemma 3 rows under vLLM, docs/time-model.md "Gemma 3 at batch 1").
   'calebcoffie kind:decode engine:llama.cpp': { count: 2, median: 0.194, p90: 0.204 },
@@ -1594,7 +1599,8 @@ const FIELD_BARS = {
   'gpsglm4x kind:serving engine:sglang': { count: 4, median: 0.23, p90: 0.411 },
   // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
-  'wmx kind:serving engine:vllm': { count: 6, median: 0.076, p90: 0.095 },
+  // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): 7.7% / 10.0%.
+  'wmx kind:serving engine:vllm': { count: 6, median: 0.078, p90: 0.1 },
   // ggml-org/llama.cpp#20835: Qwen3-30B-A3B UD-Q4_K_XL tg128 on an RTX 5090 under Windows, build 8322: +57.8% (scored before
   // any change).
   'llamacpp20835 kind:decode engine:llama.cpp': { count: 1, median: 0.579, p90: 0.579 },
@@ -1682,8 +1688,11 @@ const FIELD_BARS = {
   'inferencex1276 kind:serving engine:vllm': { count: 3, median: 0.184, p90: 0.252 },
   // AccelMark's verified vLLM reference runs (vLLM 0.7.3, V0 engine, one request at a time through AsyncLLMEngine) on one
   // H100 80GB HBM3: Meta-Llama-3-8B-Instruct -25.4%, Llama-3.1-8B-Instruct at 28.7k tokens -22.4%, Qwen2.5-0.5B-Instruct
-  // -57.0% (too slow; scored before any change).
-  'amverified kind:serving engine:vllm': { count: 3, median: 0.255, p90: 0.57 },
+  // -57.0% (too slow; scored before any change). The same harness's Qwen2.5-0.5B-Instruct online runs (Poisson 10 and 40
+  // requests a second, scored as the TPOT at the mean in flight) on that H100 under 0.7.3, -44.9% and -4.0%, and on one
+  // A100-SXM4-80GB host under 0.7.3 (one at a time -33.1%, 10 a second -7.6%) and under vLLM 0.20.1's V1 engine (one at
+  // a time -0.8%, 10 and 40 a second +14.1% and +25.4%), scored before any change.
+  'amverified kind:serving engine:vllm': { count: 10, median: 0.239, p90: 0.461 },
   // sgl-project/sgl-cookbook's MiniMax-M2.5 H100 page: FP8 over TP 8 with EP 8 on 8x H100, SGLang 0.5.9, mean TPOT at one
   // request of 1000/1000 random: +0.4% (scored before any change).
   'sglcb kind:serving engine:sglang': { count: 1, median: 0.005, p90: 0.005 },
@@ -1741,8 +1750,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 759 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(759);
+  it('scores the 766 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(766);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2087,8 +2096,10 @@ const ENGINE_BARS = {
   // file (+86.6%, +39.7%, scored before any change): 429 rows, 13.6% / 53.1%. With Isambard-AI's gpt-oss-120b TP 4
   // GH200 loop at 512 in flight (+43.9%, scored before any change): 430 rows. With GPUStack's GLM-4.x H200 burst (+48.7%
   // scored before any change): 431 rows. With the GPUStack lab's three further gpt-oss-20b H100 bursts (+34.7..+63.1%,
-  // scored before any change): 434 rows.
-  'serving engine:vllm': { count: 441, median: 0.136, p90: 0.55 },
+  // scored before any change): 434 rows. With vllm-project/vllm#17530 and vllm-project/vllm#17535's tuned-config columns
+  // (five rows, scored before any change): 441 rows. With AccelMark's seven Qwen2.5-0.5B-Instruct rows on H100 and A100
+  // (vLLM 0.7.3 and 0.20.1, -44.9..+25.4%, scored before any change): 448 rows.
+  'serving engine:vllm': { count: 448, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;

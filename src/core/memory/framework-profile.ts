@@ -533,6 +533,11 @@ export interface FrameworkProfile
    */
   prefillInDecodeStep?: boolean;
   /**
+   * Time: a step that holds a prompt chunk replays piecewise CUDA graphs, its attention ops issued eagerly between them,
+   * where decode-only steps replay one full graph (time/mixed-step.ts). Absent: every step is priced alike.
+   */
+  mixedStepsPiecewise?: boolean;
+  /**
    * Time: whether the engine's prefill forward reads a device value on the host before it launches its first kernel,
    * for a model of this config model_type, MLA attention or not, on a GPU of compute capability `cc` (0 on AMD). Under
    * an overlapped scheduler a neighbour's prefill then launches only once the decode step before it has finished, so

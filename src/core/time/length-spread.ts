@@ -24,6 +24,7 @@ import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../sche
 import type { TimeOptions } from '../../schema/time.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
+import { mixedStepExtraSeconds, mixedStepTime } from './mixed-step.js';
 import { gpuRates } from './hardware.js';
 import { reserveRatioAt } from './admission-reserve.js';
 import { modelFacts, servedArch, type ModelFacts } from './model-facts.js';
@@ -121,6 +122,11 @@ export interface SpreadEngine {
   reserve?: AdmissionReserve;
   /** A decode step with `running` sequences holding `contextTokens` of KV between them. */
   stepSeconds: (running: number, contextTokens: number) => number;
+  /**
+   * A decode step that also prefills `tokens` prompt tokens, where the engine prices it apart from a plain one
+   * (time/mixed-step.ts; absent: stepSeconds).
+   */
+  mixedStepSeconds?: (running: number, contextTokens: number, tokens: number) => number;
   /** Prefill per prompt token (a request admitted again prefills its prompt and its output so far). */
   prefillSecondsPerToken: number;
   /**
@@ -242,7 +248,11 @@ export function spreadBurst(requests: readonly SpreadRequest[], e: SpreadEngine)
         ? e.prefillStepSeconds(prefilled)
         : e.prefillSecondsPerToken * prefilled;
     s.prefilledTokens += prefilled;
-    if (!alone && wasDecoding > 0) s.seconds += e.stepSeconds(wasDecoding, s.used);
+    if (!alone && wasDecoding > 0)
+      s.seconds +=
+        prefilled > 0 && e.mixedStepSeconds !== undefined
+          ? e.mixedStepSeconds(wasDecoding, s.used, prefilled)
+          : e.stepSeconds(wasDecoding, s.used);
     const produced = alone ? ended : wasDecoding + ended;
     s.runningSteps += produced;
     s.used += produced;
@@ -567,6 +577,21 @@ export function spreadBatchSeconds(
     }
     return s;
   };
+  // A step that also prefills: the plain step and, where it replays piecewise graphs instead, their difference.
+  const mixedMemo = new Map<number, number>();
+  const mixedStepSeconds = (n: number, contextTokens: number, tokens: number): number => {
+    const b = Math.max(1, n);
+    const plain = stepSeconds(n, contextTokens);
+    if (mixedStepTime({ ...o, batch: b }, t, r, b + tokens) === undefined) return plain;
+    const grain = Math.max(1, Math.round(contextTokens / b / CTX_GRAIN));
+    const key = b * 1e6 + grain;
+    let extra = mixedMemo.get(key);
+    if (extra === undefined) {
+      extra = mixedStepExtraSeconds(m, { ...o, batch: b }, t, r, grain * CTX_GRAIN, 0);
+      mixedMemo.set(key, extra);
+    }
+    return plain + extra;
+  };
   const reserve = FRAMEWORKS[o.framework].server?.admissionReserve;
   const alone = FRAMEWORKS[o.framework].server?.prefillFirst === true;
   const engine: SpreadEngine = {
@@ -581,6 +606,7 @@ export function spreadBatchSeconds(
         }
       : {}),
     stepSeconds,
+    ...(mixedStepTime(o, t, r, 1) === undefined ? {} : { mixedStepSeconds }),
     prefillSecondsPerToken,
   };
   const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread, t.requestRate);

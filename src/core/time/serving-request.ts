@@ -18,6 +18,7 @@ import { prefillWaitsForStep } from './decode-host.js';
 import { frontendSeconds } from './frontend.js';
 import { linearPasses } from './m-blocks.js';
 import { chunkedPrefillHostSeconds } from './graph-step.js';
+import { mixedStepExtraSeconds } from './mixed-step.js';
 import {
   decodeStep,
   decodeTraffic,
@@ -35,8 +36,9 @@ import {
  * calculate_metrics; sgl-project/sglang bench_serving.py), so one request in flight decodes without interruption.
  * An engine that schedules a prompt's chunks into the decode steps (vLLM's chunked prefill,
  * https://docs.vllm.ai/en/latest/configuration/optimization.html; FrameworkProfile.prefillInDecodeStep) reads the
- * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights; one that runs
- * prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill. `stall`: one neighbour's.
+ * weights once for both, so a neighbour's prefill adds its work but not its own read of the weights (and, where that
+ * step replays piecewise graphs instead of the decode's full one, the piecewise step's extra: time/mixed-step.ts);
+ * one that runs prefills as batches of their own (SGLang, enable_mixed_chunk off) adds the whole prefill. `stall`: one neighbour's.
  * `engine`: the whole engine's options where `o` is one DP-attention rank's (its eager prefill's layout); `step`:
  * the decode step of `o` at its mean context, where the caller has timed it already.
  */
@@ -71,7 +73,10 @@ export function servingTime(
   // An overlapped scheduler launches a neighbour's prefill during the decode step before it (unless the prefill first
   // reads a device value back: prefillWaitsForStep); the decoders wait for its GPU work or the launches beyond.
   const overlap = t.serialScheduler || t.v0Scheduler || prefillWaitsForStep(m, o, r.cc) ? 0 : step;
-  const stall = Math.max(neighbour, host - overlap);
+  // The step that holds the neighbour's chunk may replay piecewise graphs where decode-only steps replay a full one
+  // (time/mixed-step.ts): its host's eager attention calls and the GPU's gaps at the splits come with the chunk.
+  const mixed = inStep ? mixedStepExtraSeconds(m, o, t, r, meanContextOf(o), fresh) : 0;
+  const stall = Math.max(neighbour + mixed, host - overlap);
   return {
     ttft: Math.max(gpuPrefill, host) + step,
     tpot: step + (stall * (o.batch - 1)) / out,

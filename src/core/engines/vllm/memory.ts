@@ -171,6 +171,11 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // V1 fills each step's token budget with the running decodes first, then prefill chunks, in one forward
   // (https://docs.vllm.ai/en/latest/configuration/optimization.html, "Chunked Prefill").
   prefillInDecodeStep: true,
+  // Since vllm-project/vllm#25444 (v0.11.0) V1's default cudagraph_mode is FULL_AND_PIECEWISE: "Capture full cudagraph
+  // for decode batches and piecewise cudagraph for prefill and mixed prefill-decode batches" (CompilationConfig
+  // docstring, vllm/config/compilation.py at vllm-project/vllm@002284db4c87420647c6bc2cafe923942bcea307), so a step
+  // that holds a neighbour's prompt chunk issues each layer's attention op from Python (engines/vllm/piecewise.ts).
+  mixedStepsPiecewise: true,
   // The V0 engine (before V1 became the default in v0.8) did more per step in series with the GPU: ~4 ms of GPU
   // bubble per decode step in the multi-step scheduling RFC's trace (Llama-3-8B, H100;
   // https://github.com/vllm-project/vllm/issues/6854 "Each highlighted redbox is about 4ms of GPU bubble"), and
