@@ -98,7 +98,8 @@ export const SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
  *   on SM90 until sgl-project/sglang#5571, n_share_experts_fusion 0 in sglang==0.4.5): its gate_up GEMM, activation,
  *   down GEMM and the add: 4. The routed output's `* routed_scaling_factor`: 1 an MoE layer.
  * - The router (layers/moe/topk.py): no fused gate in these wheels (`moe_fused_gate` absent), so the torch.compile'd
- *   `biased_grouped_topk_impl`, the same three top-k's and Inductor stretches as SGLANG_TORCH_BIASED_ROUTER counts: 6.
+ *   `biased_grouped_topk` (sglang==0.4.3 to 0.4.5), the same three top-k's and Inductor stretches as
+ *   SGLANG_TORCH_BIASED_ROUTER counts: 6. sglang==0.4.1 ran it uncompiled (a kernel an op): its extra ops not counted.
  * - A block-FP8 linear (fp8_utils.py `apply_w8a8_block_fp8_linear`: sgl-kernel's CUTLASS blockwise GEMM where N and K
  *   are multiples of 128, else DeepGEMM or Triton): `per_token_group_quant_fp8` before the GEMM: 1; the block-FP8
  *   experts (fused_moe.py): that quantization before each of the two GEMMs: 2.
