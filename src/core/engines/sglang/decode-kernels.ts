@@ -86,14 +86,16 @@ export const SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
  * 0.4.5 (mla-backend.ts SGLANG_HOPPER_TRITON_MLA_COUNTED), counted in the sglang==0.4.4.post3 wheel
  * (https://pypi.org/project/sglang/0.4.4.post3/) and checked against 0.4.1, 0.4.3 and 0.4.5:
  * - MLA (models/deepseek_v2.py `forward_absorb` on CUDA): beyond the chain, kv_a_proj_with_mqa's GEMM (q_a_proj is
- *   apart), the q_a_layernorm, the q_b_proj GEMM, W_UK's 14 (kv_b_proj requantized per tensor at load,
+ *   apart), the q_a_layernorm, the q_b_proj GEMM, W_UK's 15 (kv_b_proj requantized per tensor at load,
  *   `post_load_weights` `block_quant_to_tensor_quant`, so q_nope goes through fp8_utils.py `input_to_float8`, torch ops:
- *   `aminmax`, two `abs`, `maximum`, `clamp`, the reciprocal and product of `fp8_max / amax`, the scaling product, the
- *   second `clamp`, the cast to e4m3, `.contiguous()` of the transposed result, `.float()` and `.reciprocal()` of the
- *   scale: 13; then `bmm_fp8`), its copy into q_input, the latent's `.contiguous()` copy, the kv_a_layernorm and its
- *   copy back into k_input, q_pe's and k_pe's copies into q_input and k_input, the Triton decode's second kernel
- *   (`_decode_softmax_reducev_fwd`, split-KV), W_UV's 14 and the `flatten` copy of its transposed output: 39. At one
- *   sequence the transposed inputs are already contiguous (one copy fewer each): not separated.
+ *   `aminmax` and the copy it makes of its transposed input ("Tensor.aminmax which call Tensor.contiguous inside",
+ *   sgl-project/sglang#5370), two `abs`, `maximum`, `clamp`, the reciprocal and product of `fp8_max / amax`, the
+ *   scaling product, the second `clamp`, the cast to e4m3, `.contiguous()` of the transposed result, `.float()` and
+ *   `.reciprocal()` of the scale: 14; then `bmm_fp8`), its copy into q_input, the latent's `.contiguous()` copy, the
+ *   kv_a_layernorm and its copy back into k_input, q_pe's and k_pe's copies into q_input and k_input, the Triton
+ *   decode's second kernel (`_decode_softmax_reducev_fwd`, split-KV), W_UV's 15 and the `flatten` copy of its
+ *   transposed output: 41. At one sequence the transposed inputs are already contiguous (two copies fewer each): not
+ *   separated.
  * - The shared expert on the step's stream (DeepseekV2MoE.forward_normal; the fusion of sgl-project/sglang#4918 is off
  *   on SM90 until sgl-project/sglang#5571, n_share_experts_fusion 0 in sglang==0.4.5): its gate_up GEMM, activation,
  *   down GEMM and the add: 4. The routed output's `* routed_scaling_factor`: 1 an MoE layer.
@@ -106,7 +108,7 @@ export const SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
  */
 export const SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   ...NO_FEATURE_KERNELS,
-  mlaLayer: 39, // deepseek_v2.py forward_absorb, fp8_utils.py input_to_float8 (sglang==0.4.4.post3)
+  mlaLayer: 41, // deepseek_v2.py forward_absorb, fp8_utils.py input_to_float8 (sglang==0.4.4.post3)
   sharedExpert: 4, // DeepseekV2MoE.forward_normal: shared_experts on the step's stream, then the add (sglang==0.4.4.post3)
   moeLayer: 1, // DeepseekV2MoE.forward_normal: * routed_scaling_factor (sglang==0.4.4.post3)
   // topk.py biased_grouped_topk_impl under torch.compile, no moe_fused_gate (sglang==0.4.4.post3, 0.4.5)
@@ -122,7 +124,7 @@ export const SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
  */
 export const SGLANG_HOPPER_TRITON_MLA_TORCH_ROPE_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   ...SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS,
-  mlaLayer: 39 + 12, // layers/rotary_embedding.py DeepseekScalingRotaryEmbedding.forward (sglang==0.4.4, 0.4.5)
+  mlaLayer: 41 + 12, // layers/rotary_embedding.py DeepseekScalingRotaryEmbedding.forward (sglang==0.4.4, 0.4.5)
 };
 
 /**
