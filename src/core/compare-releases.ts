@@ -35,3 +35,27 @@ export function releaseNamedBefore(version: string, bound: string): boolean {
     .map(Number);
   return compareReleases(got, want.slice(0, got.length)) < 0;
 }
+
+/** A release's numbers and its post part ("0.4.5.post1" -> [0, 4, 5, 1]; "0.4.5" -> [0, 4, 5, 0]); none where it does not start with one. */
+function releasePostParts(version: string): number[] {
+  const parts = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.post(\d+))?/.exec(version.trim());
+  if (parts === null) return [];
+  return [Number(parts[1]), Number(parts[2] ?? 0), Number(parts[3] ?? 0), Number(parts[4] ?? 0)];
+}
+
+/**
+ * releaseNamedBefore with post releases ordered: "0.4.5" is before "0.4.5.post1", "0.4.4.post3" before "0.4.5". A
+ * version naming all three numbers names its post part too (none: .post0, the plain release); one naming fewer decides
+ * on those only, as releaseNamedBefore does. For a bound without a post part the two agree. Pure.
+ */
+export function releaseNamedBeforePost(version: string, bound: string): boolean {
+  const named = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.post(\d+))?/.exec(version.trim());
+  const want = releasePostParts(bound);
+  if (named === null || want.length === 0) return false;
+  const numbers = named
+    .slice(1, 4)
+    .filter((p) => p !== undefined)
+    .map(Number);
+  const got = numbers.length === 3 ? [...numbers, Number(named[4] ?? 0)] : numbers;
+  return compareReleases(got, want.slice(0, got.length)) < 0;
+}

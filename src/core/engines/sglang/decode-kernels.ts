@@ -28,14 +28,20 @@
  *   parameter, MoEGate): 3. Above 16 tokens the router's BF16 logits are cast to float32 too (MoEGate takes
  *   `dsv3_router_gemm` with float32 output only up to 16): not counted.
  */
-import { isSm100 as sm100 } from '../../compute-capability.js';
 import {
   NO_FEATURE_KERNELS,
   type DecodeFeatureKernels,
   type EngineBuild,
   type TorchBiasedRouter,
 } from '../../memory/decode-feature-kernels.js';
-import { sglangMlaDecodeBackend, sglangMlaTwoPass, sglangTritonMlaCounted } from './mla-backend.js';
+import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.js';
+import {
+  sglangHopperRopeFused,
+  sglangHopperTritonMlaCounted,
+  sglangMlaDecodeBackend,
+  sglangMlaTwoPass,
+  sglangTritonMlaCounted,
+} from './mla-backend.js';
 
 export const SGLANG_SM100_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   mlaLayer: 5, // deepseek_v2.py forward_absorb_*, trtllm_mla_backend.py forward_decode (sglang==0.5.6.post1)
@@ -73,6 +79,52 @@ export const SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
   moeLayer: 1, // DeepseekV2MoE.forward_normal: * routed_scaling_factor (sglang==0.4.6.post2)
   blockFp8Linear: 1, // fp8_utils.py apply_w8a8_block_fp8_linear: per_token_group_quant_fp8 (sglang==0.4.6.post2)
   blockFp8Moe: 2, // fused_moe.py invoke_fused_moe_kernel: per_token_group_quant_fp8 per GEMM (sglang==0.4.6.post2)
+};
+
+/**
+ * DeepSeek-V3 (block-FP8 checkpoint) on Hopper with the Triton MLA backend, the default there from sglang==0.4.1 to
+ * 0.4.5 (mla-backend.ts SGLANG_HOPPER_TRITON_MLA_COUNTED), counted in the sglang==0.4.4.post3 wheel
+ * (https://pypi.org/project/sglang/0.4.4.post3/) and checked against 0.4.1, 0.4.3 and 0.4.5:
+ * - MLA (models/deepseek_v2.py `forward_absorb` on CUDA): beyond the chain, kv_a_proj_with_mqa's GEMM (q_a_proj is
+ *   apart), the q_a_layernorm, the q_b_proj GEMM, W_UK's 15 (kv_b_proj requantized per tensor at load,
+ *   `post_load_weights` `block_quant_to_tensor_quant`, so q_nope goes through fp8_utils.py `input_to_float8`, torch ops:
+ *   `aminmax` and the copy it makes of its transposed input ("Tensor.aminmax which call Tensor.contiguous inside",
+ *   sgl-project/sglang#5370), two `abs`, `maximum`, `clamp`, the reciprocal and product of `fp8_max / amax`, the
+ *   scaling product, the second `clamp`, the cast to e4m3, `.contiguous()` of the transposed result, `.float()` and
+ *   `.reciprocal()` of the scale: 14; then `bmm_fp8`), its copy into q_input, the latent's `.contiguous()` copy, the
+ *   kv_a_layernorm and its copy back into k_input, q_pe's and k_pe's copies into q_input and k_input, the Triton
+ *   decode's second kernel (`_decode_softmax_reducev_fwd`, split-KV), W_UV's 15 and the `flatten` copy of its
+ *   transposed output: 41. At one sequence the transposed inputs are already contiguous (two copies fewer each): not
+ *   separated.
+ * - The shared expert on the step's stream (DeepseekV2MoE.forward_normal; the fusion of sgl-project/sglang#4918 is off
+ *   on SM90 until sgl-project/sglang#5571, n_share_experts_fusion 0 in sglang==0.4.5): its gate_up GEMM, activation,
+ *   down GEMM and the add: 4. The routed output's `* routed_scaling_factor`: 1 an MoE layer.
+ * - The router (layers/moe/topk.py): no fused gate in these wheels (`moe_fused_gate` absent), so the torch.compile'd
+ *   `biased_grouped_topk` (sglang==0.4.3 to 0.4.5), the same three top-k's and Inductor stretches as
+ *   SGLANG_TORCH_BIASED_ROUTER counts: 6. sglang==0.4.1 ran it uncompiled (a kernel an op): its extra ops not counted.
+ * - A block-FP8 linear (fp8_utils.py `apply_w8a8_block_fp8_linear`: sgl-kernel's CUTLASS blockwise GEMM where N and K
+ *   are multiples of 128, else DeepGEMM or Triton): `per_token_group_quant_fp8` before the GEMM: 1; the block-FP8
+ *   experts (fused_moe.py): that quantization before each of the two GEMMs: 2.
+ */
+export const SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
+  ...NO_FEATURE_KERNELS,
+  mlaLayer: 41, // deepseek_v2.py forward_absorb, fp8_utils.py input_to_float8 (sglang==0.4.4.post3)
+  sharedExpert: 4, // DeepseekV2MoE.forward_normal: shared_experts on the step's stream, then the add (sglang==0.4.4.post3)
+  moeLayer: 1, // DeepseekV2MoE.forward_normal: * routed_scaling_factor (sglang==0.4.4.post3)
+  // topk.py biased_grouped_topk_impl under torch.compile, no moe_fused_gate (sglang==0.4.4.post3, 0.4.5)
+  biasedRouter: { modelTypes: ['deepseek_v3', 'kimi_k2'], kernels: 6 },
+  blockFp8Linear: 1, // fp8_utils.py apply_w8a8_block_fp8_linear: per_token_group_quant_fp8 (sglang==0.4.4.post3)
+  blockFp8Moe: 2, // fused_moe.py: the activation's quantization before each GEMM (sglang==0.4.4.post3)
+};
+
+/**
+ * The same layer in the releases of that span whose DeepseekScalingRotaryEmbedding.forward is torch
+ * (mla-backend.ts sglangHopperRopeFused false: sglang==0.4.1 through 0.4.4.post2, and 0.4.5): 12 kernels more an MLA
+ * layer beyond the chain's one rotary, as SGLANG_GFX942_TRITON_MLA_DEEPSEEK_KERNELS counts them.
+ */
+export const SGLANG_HOPPER_TRITON_MLA_TORCH_ROPE_DEEPSEEK_KERNELS: DecodeFeatureKernels = {
+  ...SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS,
+  mlaLayer: 41 + 12, // layers/rotary_embedding.py DeepseekScalingRotaryEmbedding.forward (sglang==0.4.4, 0.4.5)
 };
 
 /**
@@ -305,7 +357,8 @@ export const SGLANG_MINIMAX_M2_KERNELS: DecodeFeatureKernels = {
  * SGLang's count where it was read, by model type and GPU: the DeepSeek-V3 family on the trtllm_mla attention backend
  * and on gfx942's aiter (`gfx`, an AMD card's target), each where the build decodes MLA with that backend
  * (mla-backend.ts: by release, or the backend the run named), the DeepSeek Sparse Attention models on gfx942,
- * on SM100's Triton MLA in the release it was counted in (sglangTritonMlaCounted), Qwen3-Next on CUDA, MiniMax-M2 on any GPU, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100, and the grouped router
+ * on SM100's Triton MLA in the release it was counted in (sglangTritonMlaCounted) and on Hopper's in 0.4.1-0.4.5
+ * (sglangHopperTritonMlaCounted, its rotary by release), Qwen3-Next on CUDA, MiniMax-M2 on any GPU, Qwen3-MoE, GLM-4.5/4.6, gpt-oss and Llama on SM100, and the grouped router
  * of DeepSeek-V3, Kimi K2 and GLM-4.5 on other CUDA cards. A build whose Triton MLA decode runs two passes over the
  * cache (mla-backend.ts sglangMlaTwoPass) says so beside them (mlaTwoPass).
  */
@@ -340,6 +393,10 @@ function releaseFeatureKernels(
   if (deepseek && mlaBackend === 'trtllm_mla') return SGLANG_SM100_DEEPSEEK_KERNELS;
   if (deepseek && sm100(cc) && mlaBackend === 'triton' && sglangTritonMlaCounted(build, false))
     return SGLANG_SM100_TRITON_MLA_DEEPSEEK_KERNELS;
+  if (deepseek && hopper(cc) && mlaBackend === 'triton' && sglangHopperTritonMlaCounted(build))
+    return sglangHopperRopeFused(build)
+      ? SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS
+      : SGLANG_HOPPER_TRITON_MLA_TORCH_ROPE_DEEPSEEK_KERNELS;
   if (modelType === 'qwen3_next' && gfx === undefined) return SGLANG_QWEN3_NEXT_KERNELS;
   if (modelType === 'minimax_m2') return SGLANG_MINIMAX_M2_KERNELS;
   if (!sm100(cc))

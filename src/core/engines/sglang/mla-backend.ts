@@ -5,8 +5,8 @@
  *
  * | releases | NVIDIA Hopper | SM100 | other NVIDIA | ROCm | source |
  * | --- | --- | --- | --- | --- | --- |
- * | 0.2.x to 0.4.5 | triton | triton | triton | triton | ModelRunner: "using MLA Triton implementaion, flashinfer is disabled" (sglang==0.3.0); "MLA optimization is turned on. Use triton backend." (sglang==0.4.0.post1, 0.4.1; 0.4.3 takes flashinfer only with --enable-flashinfer-mla) |
- * | 0.4.6 | fa3 | triton | triton | triton | ModelRunner.model_specific_adjustment: an MLA model takes fa3 where `is_hopper_with_cuda_12_3()`, else triton (sglang==0.4.6.post2) |
+ * | 0.2.x to 0.4.5 | triton | triton | triton | triton | ModelRunner: "using MLA Triton implementaion, flashinfer is disabled" (sglang==0.3.0); "MLA optimization is turned on. Use triton backend." (sglang==0.4.0.post1, 0.4.1; 0.4.3 takes flashinfer only with --enable-flashinfer-mla; sglang==0.4.5 sets triton) |
+ * | 0.4.5.post1 to 0.4.6 | fa3 | triton | triton | triton | ModelRunner: an MLA model takes fa3 where `is_hopper_with_cuda_12_3()`, else triton (sglang==0.4.5.post1; `model_specific_adjustment` in sglang==0.4.6.post2) |
  * | 0.4.7 to 0.5.3 | fa3 | flashinfer | triton | aiter | ModelRunner: fa3, then flashinfer where `is_sm100_supported()`, aiter on HIP at 16 or 128 KV heads a rank (sglang==0.4.7, 0.4.9, 0.5.0rc0, 0.5.2, 0.5.3) |
  * | 0.5.4 on | fa3 | trtllm_mla for DeepSeek-V3/Kimi K2, else flashinfer | triton | aiter | server_args.py `_handle_model_specific_adjustments` sets trtllm_mla for DeepseekV3ForCausalLM on SM100 (sglang==0.5.4); 0.5.6's choice (attention-backend.ts) |
  *
@@ -20,7 +20,11 @@
  * as split-KV; no row names it.
  */
 import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.js';
-import { releaseAtLeast, releaseNamedBefore } from '../../compare-releases.js';
+import {
+  releaseAtLeast,
+  releaseNamedBefore,
+  releaseNamedBeforePost,
+} from '../../compare-releases.js';
 import type { EngineBuild } from '../../memory/decode-feature-kernels.js';
 import {
   sglangAttentionBackend,
@@ -39,9 +43,15 @@ interface MlaReleaseRule {
 }
 
 export const SGLANG_MLA_DECODE_RELEASES: readonly MlaReleaseRule[] = [
-  // https://pypi.org/project/sglang/0.4.3/ model_runner.py: "MLA optimization is turned on. Use triton backend."
-  { before: '0.4.6', hopper: 'triton', sm100: 'triton', otherNvidia: 'triton', rocm: 'triton' },
-  // https://pypi.org/project/sglang/0.4.6.post2/ model_runner.py: fa3 where is_hopper_with_cuda_12_3(), else triton
+  // https://pypi.org/project/sglang/0.4.5/ model_runner.py: `server_args.attention_backend = "triton"` for MLA
+  {
+    before: '0.4.5.post1',
+    hopper: 'triton',
+    sm100: 'triton',
+    otherNvidia: 'triton',
+    rocm: 'triton',
+  },
+  // https://pypi.org/project/sglang/0.4.5.post1/ and 0.4.6.post2 model_runner.py: fa3 where is_hopper_with_cuda_12_3()
   { before: '0.4.7', hopper: 'fa3', sm100: 'triton', otherNvidia: 'triton', rocm: 'triton' },
   // https://pypi.org/project/sglang/0.5.3/ model_runner.py: fa3, flashinfer where is_sm100_supported(), aiter on HIP
   { before: '0.5.4', hopper: 'fa3', sm100: 'flashinfer', otherNvidia: 'triton', rocm: 'aiter' },
@@ -62,7 +72,7 @@ export function sglangMlaDecodeBackend(
   const rule =
     v === undefined
       ? undefined
-      : SGLANG_MLA_DECODE_RELEASES.find((r) => releaseNamedBefore(v, r.before));
+      : SGLANG_MLA_DECODE_RELEASES.find((r) => releaseNamedBeforePost(v, r.before));
   if (rule === undefined) return sglangAttentionBackend(modelType, true, cc);
   if (cc === 0) return rule.rocm;
   return hopper(cc) ? rule.hopper : sm100(cc) ? rule.sm100 : rule.otherNvidia;
@@ -92,4 +102,39 @@ export function sglangTritonMlaCounted(build: EngineBuild | undefined, rocm: boo
   const v = build?.version;
   const span = rocm ? SGLANG_TRITON_MLA_COUNTED.rocm : SGLANG_TRITON_MLA_COUNTED.cuda;
   return v !== undefined && releaseAtLeast(v, span.from) && releaseNamedBefore(v, span.before);
+}
+
+/**
+ * The releases whose Triton MLA decode layer on Hopper was counted (decode-kernels.ts
+ * SGLANG_HOPPER_TRITON_MLA_DEEPSEEK_KERNELS): from sglang==0.4.1, the first wheel that loads DeepSeek-V3's block-FP8
+ * kv_b_proj requantized per tensor (`block_quant_to_tensor_quant`) and quantizes each absorbed bmm's input with
+ * fp8_utils.py `input_to_float8`, read in the 0.4.1, 0.4.2, 0.4.3, 0.4.4, 0.4.4.post1, 0.4.4.post3 and 0.4.5 wheels;
+ * sglang==0.4.5.post1 replaced it with `per_tensor_quant_mla_fp8` and took fa3 on Hopper (the table above).
+ * `ropeFused`: the one release in that span whose DeepseekScalingRotaryEmbedding.forward dispatches to the fused
+ * `forward_cuda` (sglang==0.4.4.post3, layers/rotary_embedding.py); 0.4.1 (vLLM's class), 0.4.2-0.4.4.post2 and 0.4.5
+ * run its torch `forward` (the cos/sin gather, two `repeat_interleave`, and for q and k `_rotate_gptj`'s negation and
+ * stack, two products and their sum).
+ */
+export const SGLANG_HOPPER_TRITON_MLA_COUNTED = {
+  from: '0.4.1', // https://pypi.org/project/sglang/0.4.1/ deepseek_v2.py forward_absorb: input_to_float8, bmm_fp8
+  before: '0.4.5.post1', // https://pypi.org/project/sglang/0.4.5.post1/ deepseek_v2.py: per_tensor_quant_mla_fp8
+  ropeFused: { from: '0.4.4.post3', before: '0.4.5' }, // https://pypi.org/project/sglang/0.4.4.post3/ forward_cuda
+};
+
+/** Whether the build is a release whose Hopper Triton MLA decode layer was counted (SGLANG_HOPPER_TRITON_MLA_COUNTED). */
+export function sglangHopperTritonMlaCounted(build: EngineBuild | undefined): boolean {
+  const v = build?.version;
+  const span = SGLANG_HOPPER_TRITON_MLA_COUNTED;
+  return v !== undefined && releaseAtLeast(v, span.from) && releaseNamedBeforePost(v, span.before);
+}
+
+/** Whether that release ran DeepSeek's YaRN rotary as one fused kernel (SGLANG_HOPPER_TRITON_MLA_COUNTED.ropeFused). */
+export function sglangHopperRopeFused(build: EngineBuild | undefined): boolean {
+  const v = build?.version;
+  const span = SGLANG_HOPPER_TRITON_MLA_COUNTED.ropeFused;
+  return (
+    v !== undefined &&
+    !releaseNamedBeforePost(v, span.from) &&
+    releaseNamedBeforePost(v, span.before)
+  );
 }
