@@ -282,6 +282,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.graph_max_batch !== undefined) time.graphMaxBatch = c.graph_max_batch;
   // A V0 run whose command line set --max-seq-len-to-capture (the case says so).
   if (c.max_seq_len_to_capture !== undefined) time.maxSeqLenToCapture = c.max_seq_len_to_capture;
+  // A run whose command line set --max-model-len (the case says so).
+  if (c.max_model_len !== undefined) time.maxModelLen = c.max_model_len;
   // A DeepSpeed config with overlap_comm false: ZeRO's collectives on the compute stream (the case says so).
   if (c.deepspeed_overlap_comm === false) time.serialComm = true;
   // An FSDP config that set forward_prefetch true (the case says so).

@@ -223,6 +223,8 @@ export const throughputCaseSchema = z.looseObject({
   graph_max_batch: z.number().int().nonnegative().optional(),
   /** The measured V0 run's `--max-seq-len-to-capture`, where its command line sets it: sets TimeOptions.maxSeqLenToCapture. */
   max_seq_len_to_capture: z.number().int().positive().optional(),
+  /** The measured server's `--max-model-len`, where its command line sets it: sets TimeOptions.maxModelLen. */
+  max_model_len: z.number().int().positive().optional(),
   /** bitsandbytes' NF4/FP4 dequantization kernel in the measured build: 'tree' (before 0.48.0) sets TimeOptions.bnbTreeDequant. */
   bnb_dequant: z.enum(['tree']).optional(),
   /** How the measured build brought offloaded checkpoints back in backward: 'serial' sets TimeOptions.offloadReloadSerial. */

@@ -411,6 +411,12 @@ export interface TimeOptions {
    */
   maxSeqLenToCapture?: number;
   /**
+   * The served run's `--max-model-len`: with v0Scheduler, the V0 scheduler's default step budget follows it
+   * (FrameworkProfile.v0Scheduler). No flag sets it; `validate --throughput` does for rows whose command line sets
+   * it (their `max_model_len`).
+   */
+  maxModelLen?: number;
+  /**
    * The serving engine build parsed the model's chat template (its Jinja source) on every chat request, where the
    * engine's current release parses it once: each request costs the frontend the engine profile's
    * servingFrontend.templateParseSeconds more. No flag sets it; `validate --throughput` does for rows of such builds

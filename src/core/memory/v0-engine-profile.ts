@@ -14,4 +14,11 @@ export interface V0EngineProfile {
    * longer runs eagerly, each kernel launched from the host (time/graph-step.ts aboveGraphs). Absent: no limit.
    */
   v0GraphMaxSeqLen?: number;
+  /**
+   * Time, with TimeOptions.v0Scheduler and without v0ChunkedPrefill: how its scheduler steps a served burst
+   * (time/length-spread.ts). `prefillFirst`: a step that admits waiting requests prefills them alone, no decode beside
+   * them; `batchedTokens`: a step's token budget (max_num_batched_tokens where the run set none) by the run's
+   * max_model_len (TimeOptions.maxModelLen; the model's own positions where the run set none). Absent: the V1 step.
+   */
+  v0Scheduler?: { prefillFirst: boolean; batchedTokens: (maxModelLen: number) => number };
 }

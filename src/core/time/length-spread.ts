@@ -554,13 +554,14 @@ export function spreadBatchSeconds(
   const r = gpuRates(gpu, t, true);
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
+  const { alone, budgetTokens } = stepPolicy(arch, o, t, run.budgetTokens);
   // A step prefills at most the budget's tokens (one prompt where the prompt is longer, in chunks whose attention
   // spans the prompt so far: the whole prompt's causal attention) and at most the wave's prompts, so its GEMMs run
   // at those rows, not at a whole wave's (time/burst.ts burstPrefill prices a chunk the same way).
   const seqs =
-    run.budgetTokens === undefined
+    budgetTokens === undefined
       ? run.wave
-      : Math.min(run.wave, Math.max(run.budgetTokens, prompt) / prompt);
+      : Math.min(run.wave, Math.max(budgetTokens, prompt) / prompt);
   const wave = { ...o, batch: Math.max(1, Math.round(seqs)) };
   const tr = decodeTraffic(m, wave, t, r, wave.batch, prompt);
   const prefillSecondsPerToken = prefillTime(m, wave, r, tr, prompt, seqs, t) / (seqs * prompt);
@@ -593,12 +594,11 @@ export function spreadBatchSeconds(
     return plain + extra;
   };
   const reserve = FRAMEWORKS[o.framework].server?.admissionReserve;
-  const alone = FRAMEWORKS[o.framework].server?.prefillFirst === true;
   const engine: SpreadEngine = {
     slots: run.slots,
     poolTokens: run.poolTokens,
     ...(reserve === undefined ? {} : { reserve }),
-    ...(run.budgetTokens === undefined ? {} : { budgetTokens: run.budgetTokens }),
+    ...(budgetTokens === undefined ? {} : { budgetTokens }),
     ...(alone
       ? {
           prefillAlone: true,
@@ -611,6 +611,33 @@ export function spreadBatchSeconds(
   };
   const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread, t.requestRate);
   return { ...b, seconds: Math.max(b.seconds, frontendSeconds(o, t, o.batch, out)) };
+}
+
+/**
+ * How the engine's steps take a burst's prefills: alone (no decode beside them) or in the decodes' step, and the
+ * step's token budget. vLLM's V0 engine without chunked prefill (TimeOptions.v0Scheduler, not v0ChunkedPrefill) steps
+ * by its profile's `v0Scheduler` at the run's max_model_len, the model's own positions where the run set none;
+ * otherwise the profile's server (`prefillFirst`) and the run's budget (`budgetTokens`).
+ */
+export function stepPolicy(
+  arch: Arch,
+  o: EstimateOptions,
+  t: TimeOptions,
+  budgetTokens: number | undefined,
+): { alone: boolean; budgetTokens?: number } {
+  const v0 =
+    t.v0Scheduler === true && t.v0ChunkedPrefill !== true
+      ? FRAMEWORKS[o.framework].v0Scheduler
+      : undefined;
+  if (v0 !== undefined)
+    return {
+      alone: v0.prefillFirst,
+      budgetTokens: v0.batchedTokens(t.maxModelLen ?? arch.maxPositions),
+    };
+  return {
+    alone: FRAMEWORKS[o.framework].server?.prefillFirst === true,
+    ...(budgetTokens === undefined ? {} : { budgetTokens }),
+  };
 }
 
 /** A lone prefill step is priced at multiples of this many tokens, linear between (its cost moves little within one). */

@@ -199,6 +199,12 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // of v0.6.3: "When a sequence has context length larger than this, we fall back to eager mode").
   // https://github.com/vllm-project/vllm/blob/v0.6.3/vllm/engine/arg_utils.py
   v0GraphMaxSeqLen: 8192,
+  // V0's scheduler without chunked prefill (its default up to 32K of context, EngineArgs.create_engine_config):
+  // `Scheduler._schedule_default` schedules waiting prefills first and "Don't schedule decodes if prefills are
+  // scheduled", admitting while the step's token budget and max_num_seqs allow (vllm/core/scheduler.py), and
+  // `SchedulerConfig` takes max_num_batched_tokens = max(max_model_len, 2048) where none is given ("If max_model_len is
+  // too short, use 2048 as the default value for higher throughput", vllm/config.py), both in the vllm==0.5.4 wheel.
+  v0Scheduler: { prefillFirst: true, batchedTokens: (maxModelLen) => Math.max(maxModelLen, 2048) },
   // vLLM serves 4-bit GPTQ/AWQ checkpoints with Marlin kernels (https://docs.vllm.ai/en/latest/features/quantization/); CUDA graphs on by default.
   quantFormat: 'gptq',
   int4QuantFormat: 'marlin',
