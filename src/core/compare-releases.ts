@@ -7,11 +7,25 @@ export function compareReleases(a: readonly number[], b: readonly number[]): num
   return 0;
 }
 
+/** A release string's numbers and post part: groups 1-3 the numbers it names, group 4 its `.postN`. */
+const RELEASE = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.post(\d+))?/;
+
 /** A release's numbers ("0.6.3.post1" -> [0, 6, 3]; "0.6" -> [0, 6, 0]); none where it does not start with one. */
 function releaseParts(version: string): number[] {
-  const parts = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
+  const parts = RELEASE.exec(version.trim());
   if (parts === null) return [];
   return [Number(parts[1]), Number(parts[2] ?? 0), Number(parts[3] ?? 0)];
+}
+
+/** The numbers `version` names, no missing part filled ("0.6" -> [0, 6]); null where it does not start with one. */
+function namedParts(version: string): { numbers: number[]; post: number } | null {
+  const named = RELEASE.exec(version.trim());
+  if (named === null) return null;
+  const numbers = named
+    .slice(1, 4)
+    .filter((p) => p !== undefined)
+    .map(Number);
+  return { numbers, post: Number(named[4] ?? 0) };
 }
 
 /** Whether release `version` is `since` or later; an unreadable version is not. */
@@ -26,21 +40,10 @@ export function releaseAtLeast(version: string, since: string): boolean {
  * "0.6" is not (it may be any 0.6 release), and an unreadable version is not. Pure.
  */
 export function releaseNamedBefore(version: string, bound: string): boolean {
-  const named = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version.trim());
+  const named = namedParts(version);
   const want = releaseParts(bound);
   if (named === null || want.length === 0) return false;
-  const got = named
-    .slice(1)
-    .filter((p) => p !== undefined)
-    .map(Number);
-  return compareReleases(got, want.slice(0, got.length)) < 0;
-}
-
-/** A release's numbers and its post part ("0.4.5.post1" -> [0, 4, 5, 1]; "0.4.5" -> [0, 4, 5, 0]); none where it does not start with one. */
-function releasePostParts(version: string): number[] {
-  const parts = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.post(\d+))?/.exec(version.trim());
-  if (parts === null) return [];
-  return [Number(parts[1]), Number(parts[2] ?? 0), Number(parts[3] ?? 0), Number(parts[4] ?? 0)];
+  return compareReleases(named.numbers, want.slice(0, named.numbers.length)) < 0;
 }
 
 /**
@@ -49,13 +52,10 @@ function releasePostParts(version: string): number[] {
  * on those only, as releaseNamedBefore does. For a bound without a post part the two agree. Pure.
  */
 export function releaseNamedBeforePost(version: string, bound: string): boolean {
-  const named = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:\.post(\d+))?/.exec(version.trim());
-  const want = releasePostParts(bound);
-  if (named === null || want.length === 0) return false;
-  const numbers = named
-    .slice(1, 4)
-    .filter((p) => p !== undefined)
-    .map(Number);
-  const got = numbers.length === 3 ? [...numbers, Number(named[4] ?? 0)] : numbers;
+  const named = namedParts(version);
+  const b = namedParts(bound);
+  if (named === null || b === null) return false;
+  const want = [...releaseParts(bound), b.post];
+  const got = named.numbers.length === 3 ? [...named.numbers, named.post] : named.numbers;
   return compareReleases(got, want.slice(0, got.length)) < 0;
 }
