@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|millstone-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -574,8 +574,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1298: 1283 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1298);
+  it('scores every scorable case (1300: 1285 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1300);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1007,6 +1007,7 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^isambard-/, 'isambard'],
   [/^sglang3237-/, 'sglang3237'],
   [/^lmsysdet-/, 'lmsysdet'],
+  [/^millstone-/, 'millstone'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1063,7 +1064,8 @@ const FIELD_BARS = {
   // one sequence (engines/sglang/memory.ts stridedQCopyKernels).
   // -11.7% with its neighbours' eager prefills at SGLang's host price a call (engines/sglang/memory.ts
   // SGLANG_EAGER_CALL_SECONDS, sgl-project/sglang#12160).
-  'older kind:serving engine:sglang': { count: 1, median: 0.117, p90: 0.117 },
+  // With the same PR's run at 4 in flight scored by its TPOT (+15.0%, scored before any change): 2 rows.
+  'older kind:serving engine:sglang': { count: 2, median: 0.134, p90: 0.15 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
@@ -1723,6 +1725,9 @@ const FIELD_BARS = {
   // Isambard-AI's distributed-inference tutorial: gpt-oss-120b over TP 4 on one node of four GH200 under vLLM 0.15.1,
   // 1K / 1K random prompts at 512 in flight, its mean TPOT: +43.9% (scored before any change).
   'isambard kind:serving engine:vllm': { count: 1, median: 0.44, p90: 0.44 },
+  // Millstone AI's gpt-oss-20b report on one RTX PRO 6000 Blackwell (vLLM of January 2026): one request at 1K in and
+  // 1024 out, its single-request generation speed: +7.4% (scored before any change).
+  'millstone kind:serving engine:vllm': { count: 1, median: 0.075, p90: 0.075 },
   // The LMSYS deterministic-inference post's Normal rows (lm-sys/lm-sys.github.io blog/2025-09-22-sglang-deterministic.md):
   // Qwen3-8B bf16 on one H200 under SGLang of September 2025, 256 requests of 1k/1k, 4k/4k and 8k/8k through the
   // FlashInfer, FA3 and Triton backends, scored before any model change: +4.3/-0.7/+35.7% (FlashInfer), +17.3/+13.5/+20.2%
@@ -1733,8 +1738,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 750 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(750);
+  it('scores the 752 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(752);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2076,8 +2081,9 @@ const ENGINE_BARS = {
   // file (+86.6%, +39.7%, scored before any change): 429 rows, 13.6% / 53.1%. With Isambard-AI's gpt-oss-120b TP 4
   // GH200 loop at 512 in flight (+43.9%, scored before any change): 430 rows. With GPUStack's GLM-4.x H200 burst (+48.7%
   // scored before any change): 431 rows. With the GPUStack lab's three further gpt-oss-20b H100 bursts (+34.7..+63.1%,
-  // scored before any change): 434 rows.
-  'serving engine:vllm': { count: 436, median: 0.136, p90: 0.55 },
+  // scored before any change): 434 rows. With Millstone AI's gpt-oss-20b single request on an RTX PRO 6000 Blackwell
+  // (+7.4%, scored before any change): 437 rows.
+  'serving engine:vllm': { count: 437, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -2165,8 +2171,9 @@ const ENGINE_BARS = {
   // deterministic-inference post's nine Normal-mode Qwen3-8B H200 bursts (+0.7% to +35.7%, scored before any change):
   // 200 rows. With SemiAnalysisAI/InferenceX#870's concurrency-4 rows (+114.0%, +2.3%, +0.8%, scored before any
   // change): 203 rows; SGLang's Triton block-FP8 linears on SM100 before 0.4.8 (engines/sglang/block-fp8.ts
-  // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%.
-  'serving engine:sglang': { count: 203, median: 0.185, p90: 0.892 },
+  // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%. With
+  // ai-bot-pro/achatbot#183's gpt-oss-20b H100 run at 4 in flight (+15.0%, scored before any change): 204 rows.
+  'serving engine:sglang': { count: 204, median: 0.185, p90: 0.892 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -2187,7 +2194,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-)/;
+      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|millstone-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -2201,7 +2208,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them; 7.3% / 25.7% with the
   // FP8 linears on ROCm timed as hipBLASLt's; 6.2% / 22.8% with RCCL's measured all-reduce on MI300X. With
   // sgl-project/sglang#8552's TensorRT-LLM-gen MoE row scored (+11.9%, its CUTLASS row carried), 52 rows.
-  it('serving rows before the latest sources (out of sample): 52 rows, median <= 7.4%, p90 <= 22.8%', () => {
+  it('serving rows before the latest sources (out of sample): 53 rows, median <= 7.4%, p90 <= 22.8%', () => {
     const s = summarizeThroughput(
       'serving before the latest sources',
       outOfSample.filter(
@@ -2231,7 +2238,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !isNewSrvRow(r.id),
       ),
     );
-    expect(s.count).toBe(52);
+    expect(s.count).toBe(53);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.074);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.228);
   });
