@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-)/;
+  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -582,8 +582,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1321: 1306 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1321);
+  it('scores every scorable case (1323: 1308 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1323);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1016,6 +1016,7 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^sglang3237-/, 'sglang3237'],
   [/^lmsysdet-/, 'lmsysdet'],
   [/^vllm13747-/, 'vllm13747'],
+  [/^millstone-/, 'millstone'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1072,7 +1073,8 @@ const FIELD_BARS = {
   // one sequence (engines/sglang/memory.ts stridedQCopyKernels).
   // -11.7% with its neighbours' eager prefills at SGLang's host price a call (engines/sglang/memory.ts
   // SGLANG_EAGER_CALL_SECONDS, sgl-project/sglang#12160).
-  'older kind:serving engine:sglang': { count: 1, median: 0.117, p90: 0.117 },
+  // With the same PR's run at 4 in flight scored by its TPOT (+15.0%, scored before any change): 2 rows.
+  'older kind:serving engine:sglang': { count: 2, median: 0.134, p90: 0.15 },
   // Mixtral Q5_K_M on an A100 and an H100 with a llama.cpp of December 2023 (+96%, +141%; +55%, +91% with the
   // build's host round trip per expert slot, engines/llama-cpp/memory.ts expertIdsSyncSeconds; +34%, +66% with
   // the unfused graph's kernels; +20%, +49% with the per-slot MoE layer's own kernels, engines/llama-cpp/memory.ts
@@ -1166,7 +1168,9 @@ const FIELD_BARS = {
   // ROCm/triton#970's 2.5 B a CU cycle is a padded shape's): -27.7%, -23.8%, -17.9%, +6.3%. With vLLM's ROCm decode
   // kernels' KV read at their sourced shares of the peak (engines/vllm/rocm-attention.ts VLLM_ROCM_DECODE_READ, the
   // HIP kernel's 0.52: the sinks that send gpt-oss to the Triton kernel are not modelled): -27.9%, -24.4%, -19.0%, +3.1%.
-  'adacdna kind:serving engine:vllm': { count: 4, median: 0.218, p90: 0.279 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
+  // median 21.82%, p90 27.92%.
+  'adacdna kind:serving engine:vllm': { count: 4, median: 0.219, p90: 0.28 },
   // sariekr/gpu_conc, gpt-oss-20b MXFP4 on one GPU with vLLM of August 2025 (0.10.1 assumed: piecewise graphs, serial
   // scheduler), the median per-request output speed of 1, 4, 8 and 16 streamed chat requests in flight read as 1 / TPOT,
   // scored before any model change and unchanged: H100 PCIe +42.5%, -1.5%, -16.3%, -15.9%; H200 +52.5%, +27.6%,
@@ -1337,7 +1341,8 @@ const FIELD_BARS = {
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
   // -15.8% before the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts), -16.1% with them.
   // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): -16.5%.
-  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.165, p90: 0.165 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits): 16.12%.
+  'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.166, p90: 0.166 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
   'continuum1627 kind:decode engine:llama.cpp': { count: 1, median: 0.034, p90: 0.034 },
   // Qwen3-30B-A3B bf16 on one H100 (vLLM of August 2025: serial scheduler, piecewise graphs), mean TPOT at 10 in flight
@@ -1377,7 +1382,8 @@ const FIELD_BARS = {
   'sglang7631 kind:serving engine:sglang': { count: 1, median: 0.35, p90: 0.35 },
   // Qwen3-30B-A3B-FP8 over TP 2 with EP on two H100 PCIe (vLLM of September 2025), mean TPOT at 64 in flight of 7500/7500: -7.7%;
   // -7.9% with the busiest expert-parallel rank's reads (time/expert-balance.ts).
-  'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.08, p90: 0.08 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits): 8.04%.
+  'vllm25398 kind:serving engine:vllm': { count: 1, median: 0.081, p90: 0.081 },
   // MiniMax-M2.5 FP8 on H100 with vLLM of March 2026, mean TPOT at 4 in flight: TP 8 / EP 8 +40.7%, TP 4 / EP 4 +66.2%; with
   // the busiest expert-parallel rank's reads +21.7%, +48.1%.
   'inferencex832 kind:serving engine:vllm': { count: 2, median: 0.349, p90: 0.481 },
@@ -1526,7 +1532,9 @@ const FIELD_BARS = {
   'sglang060 kind:serving engine:sglang': { count: 4, median: 0.031, p90: 0.082 },
   // openinfer-project/openinfer's stock-vLLM runs on one RTX 5090 (Qwen3-4B BF16): vLLM 0.22.1 Poisson QPS 1-10 (1024/128,
   // median TPOT) +2.2, +2.2, +0.2, -2.6, -8.0%; vLLM 0.19.1 one request of 4096/64 -6.5% (scored before any change).
-  'openinfer kind:serving engine:vllm': { count: 6, median: 0.025, p90: 0.081 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
+  // p90 8.14%.
+  'openinfer kind:serving engine:vllm': { count: 6, median: 0.025, p90: 0.082 },
   // HamzahTariq11/llama.cpp-and-vLLM-benchmarks: vLLM 0.31 on a Kaggle T4, Qwen2.5-1.5B-Instruct FP16 and AWQ, closed loops
   // of 40 requests (256 out) at 1, 4, 8, 32: FP16 +16.3, +6.4, +10.7, +27.3%; AWQ -5.0, -6.7, -0.8, -33.5% before any
   // change; the AWQ row at 32 +20.7% with vLLM's awq_gemm kept to 255 tokens (FrameworkProfile.awqGemmMaxTokens).
@@ -1603,7 +1611,9 @@ const FIELD_BARS = {
   // ai.wmx.dev: Qwen2.5-0.5B-Instruct under vLLM v0.23.0 on one L4, closed loops of 1-32 streams (256 in, 128 out), TPOT
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
   // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): 7.7% / 10.0%.
-  'wmx kind:serving engine:vllm': { count: 6, median: 0.078, p90: 0.1 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
+  // Qwen2.5-0.5B's closed loops at 8-32 in flight read slower still, median 8.15%, p90 10.92%.
+  'wmx kind:serving engine:vllm': { count: 6, median: 0.083, p90: 0.111 },
   // ggml-org/llama.cpp#20835: Qwen3-30B-A3B UD-Q4_K_XL tg128 on an RTX 5090 under Windows, build 8322: +57.8% (scored before
   // any change).
   'llamacpp20835 kind:decode engine:llama.cpp': { count: 1, median: 0.579, p90: 0.579 },
@@ -1623,7 +1633,9 @@ const FIELD_BARS = {
   // (time/v0-host.ts): +18.6..+188.0%; the H100 build's release is not known (0.5.x-0.6.1) and keeps the serial cost.
   // v0.6.1 predates the split HIP decode kernel: its V0 backend's generic kernel reads the KV once a query head
   // (RocmPagedDecode.releases): +15.7..+96.1%, the 1024/1024 batch of 64 +188.0% -> +72.1%.
-  'llminfbench kind:serving engine:vllm': { count: 12, median: 0.206, p90: 0.721 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
+  // median 20.67%.
+  'llminfbench kind:serving engine:vllm': { count: 12, median: 0.207, p90: 0.721 },
   // vllm-project/vllm#30326: gpt-oss-120b over TP 8 on 8x H200, 40 requests of 1024 in and out at 8 in flight, the build
   // before vllm-project/vllm#29708: +11.3% (scored before any change).
   'vllm30326 kind:serving engine:vllm': { count: 1, median: 0.114, p90: 0.114 },
@@ -1671,7 +1683,9 @@ const FIELD_BARS = {
   // scored before any change; +5.8%, +14.3%, -26.1% with vLLM's TP + EP fused_moe blocks past the rank's own experts
   // timed as early-exiting programs (FusedMoeGrid.epAlignsLocal).
   // The H100 block-FP8 row -26.2% before the Triton fused_moe's padded rows (time/moe-pad-rows.ts), -26.3% with them.
-  'ixblog kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.263 },
+  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
+  // p90 26.40%.
+  'ixblog kind:serving engine:vllm': { count: 4, median: 0.175, p90: 0.264 },
   // aerlabsAI/nano-vllm's vLLM 0.15.1 sweep on an RTX 3060 12GB: Qwen3-0.6B and Qwen2.5-3B-Instruct, 20 prompts of about
   // 4,200 tokens in and 520 out sent at a Poisson 1 a second, --max-num-seqs 16, scored by the run's duration and its
   // mean TPOT, before any change: +18.7%, +12.5% (durations), +21.6%, +3.3% (TPOT).
@@ -1743,6 +1757,9 @@ const FIELD_BARS = {
   // Isambard-AI's distributed-inference tutorial: gpt-oss-120b over TP 4 on one node of four GH200 under vLLM 0.15.1,
   // 1K / 1K random prompts at 512 in flight, its mean TPOT: +43.9% (scored before any change).
   'isambard kind:serving engine:vllm': { count: 1, median: 0.44, p90: 0.44 },
+  // Millstone AI's gpt-oss-20b report on one RTX PRO 6000 Blackwell (vLLM of January 2026): one request at 1K in and
+  // 1024 out, its single-request generation speed: +7.4% (scored before any change).
+  'millstone kind:serving engine:vllm': { count: 1, median: 0.075, p90: 0.075 },
   // The LMSYS deterministic-inference post's Normal rows (lm-sys/lm-sys.github.io blog/2025-09-22-sglang-deterministic.md):
   // Qwen3-8B bf16 on one H200 under SGLang of September 2025, 256 requests of 1k/1k, 4k/4k and 8k/8k through the
   // FlashInfer, FA3 and Triton backends, scored before any model change: +4.3/-0.7/+35.7% (FlashInfer), +17.3/+13.5/+20.2%
@@ -1757,8 +1774,8 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
-  it('scores the 770 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(770);
+  it('scores the 772 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(772);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -1861,7 +1878,8 @@ describe('time model on the serving field rows', () => {
     // -27.4% since the rows name Marlin, which InferenceX's recipe sets (VLLM_MXFP4_USE_MARLIN=1): its prefill GEMMs
     // run at Marlin's Hopper share of the peak (time/decode.ts hopperPeakShare); -34.4% with the experts read at the
     // shape vLLM pads them to for Marlin, 3072 x 1536 a GPU at TP 2 (engines/vllm/mxfp4-pad.ts).
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.345);
+    // 34.52% with vLLM's sampler passes in the step (time/sampler-step.ts).
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.346);
   });
 
   // A tpot_s row is scored as the speed it implies, from the estimate's per-request TPOT.
@@ -2107,8 +2125,9 @@ const ENGINE_BARS = {
   // (five rows, scored before any change): 441 rows. With AccelMark's seven Qwen2.5-0.5B-Instruct rows on H100 and A100
   // (vLLM 0.7.3 and 0.20.1, -44.9..+25.4%, scored before any change): 448 rows. With vllm-project/vllm#13747's two
   // DeepSeek-R1 benchmark_throughput rows on eight H200 (+117.9%, +99.8%, scored before any change): 450 rows. With
-  // LambdaLabsML/vllm-benchmark's 80- and 320-prompt vLLM 0.5.4 bursts (-5.8%, +3.3%, scored before any change): 452 rows.
-  'serving engine:vllm': { count: 452, median: 0.136, p90: 0.55 },
+  // LambdaLabsML/vllm-benchmark's 80- and 320-prompt vLLM 0.5.4 bursts (-5.8%, +3.3%, scored before any change): 452 rows. With
+  // Millstone AI's gpt-oss-20b single request on an RTX PRO 6000 Blackwell (+7.4%, scored before any change): 453 rows.
+  'serving engine:vllm': { count: 453, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -2196,8 +2215,9 @@ const ENGINE_BARS = {
   // deterministic-inference post's nine Normal-mode Qwen3-8B H200 bursts (+0.7% to +35.7%, scored before any change):
   // 200 rows. With SemiAnalysisAI/InferenceX#870's concurrency-4 rows (+114.0%, +2.3%, +0.8%, scored before any
   // change): 203 rows; SGLang's Triton block-FP8 linears on SM100 before 0.4.8 (engines/sglang/block-fp8.ts
-  // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%.
-  'serving engine:sglang': { count: 203, median: 0.185, p90: 0.892 },
+  // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%. With
+  // ai-bot-pro/achatbot#183's gpt-oss-20b H100 run at 4 in flight (+15.0%, scored before any change): 204 rows.
+  'serving engine:sglang': { count: 204, median: 0.185, p90: 0.892 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {
@@ -2218,7 +2238,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|vllm13747-)/;
+      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|vllm13747-|millstone-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),
@@ -2232,7 +2252,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // before the attention layers' eager calls under piecewise graphs, 9.8% / 26.7% with them; 7.3% / 25.7% with the
   // FP8 linears on ROCm timed as hipBLASLt's; 6.2% / 22.8% with RCCL's measured all-reduce on MI300X. With
   // sgl-project/sglang#8552's TensorRT-LLM-gen MoE row scored (+11.9%, its CUTLASS row carried), 52 rows.
-  it('serving rows before the latest sources (out of sample): 52 rows, median <= 7.4%, p90 <= 22.8%', () => {
+  it('serving rows before the latest sources (out of sample): 53 rows, median <= 7.4%, p90 <= 22.8%', () => {
     const s = summarizeThroughput(
       'serving before the latest sources',
       outOfSample.filter(
@@ -2262,7 +2282,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
           !isNewSrvRow(r.id),
       ),
     );
-    expect(s.count).toBe(52);
+    expect(s.count).toBe(53);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.074);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.228);
   });

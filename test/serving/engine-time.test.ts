@@ -90,8 +90,11 @@ describe('serial schedulers and Marlin on Hopper', () => {
     const s = setup('llama-3.1-8b', 'h100-sxm', { ...f, framework: 'sglang' });
     const step = (x: typeof s, serial: boolean) =>
       estimateTime(x.arch, x.o, x.g, { ...x.t, serialScheduler: serial }).stepSeconds;
-    // Overlapped (vLLM async scheduling by default, SGLang's overlap scheduler): the same step.
-    expect(estimateTime(arch, o, g, t).stepSeconds).toBeCloseTo(step(s, false), 9);
+    // Overlapped (vLLM async scheduling by default, SGLang's overlap scheduler): the same step but for vLLM's sampler
+    // passes over the logits (time/sampler-step.ts: 10 B a logit, 1.3 MB at one Llama-3.1-8B request, under 1 µs).
+    const vllmStep = estimateTime(arch, o, g, t).stepSeconds;
+    expect(vllmStep).toBeCloseTo(step(s, false), 5);
+    expect(vllmStep).toBeGreaterThanOrEqual(step(s, false));
     // vLLM V1's serial step: 0.13 ms plus 10 µs per running request (serialSeqHostSeconds), at this batch of one.
     expect(step({ arch, o, g, t }, true) - step({ arch, o, g, t }, false)).toBeCloseTo(
       1.3e-4 + o.batch * 1e-5,

@@ -411,6 +411,9 @@ export interface FrameworkProfile
    * engine's own files (llama.cpp's MXFP4 GGUF: Q8_0). Absent: BF16, as the Hugging Face checkpoint keeps them. */
   mxfp4Dense?: WeightDtype;
   stepHostSeconds?: number; // host work per decode step the GPU does not hide (scheduler, sampling), seconds
+  /** Bytes a serving step's sampler moves on the GPU per running sequence and vocabulary entry, after the forward and
+   * in series with it (time/sampler-step.ts). Absent: 0. */
+  samplerStepBytesPerLogit?: number;
   seqHostSeconds?: number; // host work per sequence per decode step (sampling each on the CPU), seconds
   /**
    * Host work per decode step that versions of a serving engine whose scheduler ran in series with the GPU left

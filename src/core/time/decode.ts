@@ -11,6 +11,7 @@ import { aiterMoeSeconds } from './aiter-moe.js';
 import { tritonMoeSeconds } from './moe-grid.js';
 import { decodeTritonMoe } from './moe-pad-rows.js';
 import { piecewiseAttentionSeconds, unsplitTritonLayers } from './piecewise.js';
+import { samplerStepSeconds } from './sampler-step.js';
 import { linearKernelSeconds } from './rocm-gemm.js';
 import { stepCore } from './decode-attention.js';
 import { blockFp8GemmRate } from './block-fp8.js';
@@ -746,7 +747,9 @@ export function decodeStepFigures(
     tp,
     graphKernels: host.kernels,
   });
-  const gpuT = Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu;
+  // The server's sampler after the forward, over every running sequence's logits (sampler-step.ts).
+  const smpT = loop * samplerStepSeconds(m, fw, B, r);
+  const gpuT = Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu + smpT;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost, v0.beside) + host.fixed + hostT;

@@ -74,6 +74,15 @@ export function vllmMaxNumSeqs(capacityBytes: number, deviceName: string): numbe
 // activation peak less the forward).
 export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
 
+// A decode step's sampler on the GPU, per running sequence and vocabulary entry, every TP rank over the whole
+// vocabulary (LogitsProcessor._gather_logits all-gathers the shards: use_all_gather on CUDA). Sampler.forward's
+// `logits.to(torch.float32)` reads the 16-bit logits and writes fp32 (2 + 4 B) and the sampled token's argmax reads them
+// again (4 B: greedy_sample, or random_sample's `probs.div_(q).argmax`): vllm 0.10.1 wheel vllm/v1/sample/sampler.py
+// (https://github.com/vllm-project/vllm/blob/v0.10.1/vllm/v1/sample/sampler.py), vllm/v1/sample/ops/topk_topp_sampler.py; the same upcast in the 0.33.0 wheel's vllm/v1/sample/sampler.py. A random
+// request's temperature division, softmax, exponential draw and division (8 + 16 + 4 + 12 B more) follow the request's
+// temperature, which no option carries (`vllm bench serve` sends temperature 0.0): not counted.
+export const VLLM_SAMPLER_STEP_BYTES_PER_LOGIT = 2 + 4 + 4;
+
 // vLLM's KV block: CacheConfig.block_size defaults to 16 tokens on CUDA, and a hybrid model's attention block is
 // a multiple of 16 (kernel_block_alignment_size in HybridAttentionMambaModelConfig,
 // https://github.com/vllm-project/vllm/blob/1936cf3841edb9781b06c50fc4daf4bac9d3b23e/vllm/model_executor/models/config.py).
@@ -158,6 +167,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // 28 layers x 8 eager attention calls x 10 µs (time/piecewise.ts) leave 1.40 ms of step work on the host
   // (https://github.com/vllm-project/vllm/issues/47089, median TPOT table; not a calibration row).
   asyncStepHostSeconds: 1.4e-3, // vLLM async scheduling, per step (vllm-project/vllm#47089)
+  samplerStepBytesPerLogit: VLLM_SAMPLER_STEP_BYTES_PER_LOGIT, // its sampler's fp32 upcast and argmax (above)
   // Async scheduling overlaps the same per-request work with the GPU, not less of it: the engine core's one thread
   // still runs Scheduler.schedule, the model runner's input preparation and update_from_output for every running
   // request each step (EngineCore.step_with_batch_queue, vllm/v1/engine/core.py of the 0.15.1 wheel, as below), so a
