@@ -1195,7 +1195,8 @@ const FIELD_BARS = {
   // 5090s over PCIe +12.7%, four RTX 4090s +7.7%, two RTX 4070 Ti SUPERs -4.1%; vllm-project/vllm#49723's Mistral Small 24B
   // closed loop of 64 on one B200 (output tokens/s): BF16 -14.2%, NVFP4 -8.3% (its FP8 rows carried: why_not).
   // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): 13.2% / 17.1%.
-  'quant kind:serving engine:vllm': { count: 10, median: 0.133, p90: 0.171 },
+  // With vLLM's sampler passes in the step as well (time/sampler-step.ts): 13.30% / 17.10%.
+  'quant kind:serving engine:vllm': { count: 10, median: 0.134, p90: 0.172 },
   // Llama 3.3 70B NVFP4 over TP 4 on GB200, one request (AIPerf output tokens/s): -54.9% (SGLang main of July 2026) and
   // -34.9% (its June parent) before any model change, the TP all-reduces at the host link's latency; -6.3% and +35.2%
   // with an NVL72 rack read as NVLink-switched (time/hardware.ts nvSwitched). The two builds differ by 44%.
@@ -1341,7 +1342,7 @@ const FIELD_BARS = {
   // DeepSeek-V3.1 FP8 over TP 8 on H200 (vLLM of November 2025, serial scheduler), 16 in flight: -15.8%.
   // -15.8% before the Triton fused_moe's padded rows and large-M rate (time/moe-pad-rows.ts), -16.1% with them.
   // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): -16.5%.
-  // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits): 16.12%.
+  // With vLLM's sampler passes in the step as well (time/sampler-step.ts: the fp32 upcast and argmax of the logits): -16.5%.
   'vllm28992 kind:serving engine:vllm': { count: 1, median: 0.166, p90: 0.166 },
   // Qwen3-8B Q4_K_M on one RTX 5090 under WSL2 (llama.cpp of mid-2026), one request: -3.3%.
   'continuum1627 kind:decode engine:llama.cpp': { count: 1, median: 0.034, p90: 0.034 },
@@ -1542,8 +1543,8 @@ const FIELD_BARS = {
   // LambdaLabsML/vllm-benchmark: vLLM 0.5.4 (V0) ShareGPT bursts of 40, 160 and 640 on one H100 SXM (Llama-3-8B-Instruct):
   // -16.0, -11.1, +31.8% (scored before any change); the same sweep's 80 and 320, -5.8, +3.3% (scored before any change).
   // V0's prefill-first steps at max(max_model_len, 2048) tokens (FrameworkProfile.v0Scheduler): -16.3, -6.3, -11.6,
-  // +1.8, +22.8%.
-  'lambdavllm kind:serving engine:vllm': { count: 5, median: 0.117, p90: 0.229 },
+  // +1.8, +22.8%. With vLLM's sampler passes in the step as well (time/sampler-step.ts): median 11.72%.
+  'lambdavllm kind:serving engine:vllm': { count: 5, median: 0.118, p90: 0.229 },
   // geerlingguy/ai-benchmarks' README: llama-bench tg128 under llama.cpp's Vulkan backend (the playbook's default build)
   // on an Intel 265K desktop, Llama-3.2-3B and R1-Distill-Qwen-14B Q4_K_M and gpt-oss-20b on an RTX 4090, RTX 3060 12GB
   // and RTX A4000: -8.8..+28.2%, the gpt-oss rows on the two smaller cards +15.9% and +28.2% (scored before any change).
@@ -1612,8 +1613,8 @@ const FIELD_BARS = {
   // from the median E2E and TTFT: -5.9..-9.4% (scored before any change).
   // vLLM's mixed prefill-decode steps replayed as piecewise graphs under FULL_AND_PIECEWISE (time/mixed-step.ts): 7.7% / 10.0%.
   // With vLLM's sampler passes in the step (time/sampler-step.ts: the fp32 upcast and argmax of the logits):
-  // Qwen2.5-0.5B's closed loops at 8-32 in flight read slower still, median 8.15%, p90 10.92%.
-  'wmx kind:serving engine:vllm': { count: 6, median: 0.083, p90: 0.111 },
+  // Qwen2.5-0.5B's closed loops at 8-32 in flight read slower still; with both, median 8.35%, p90 11.5%.
+  'wmx kind:serving engine:vllm': { count: 6, median: 0.084, p90: 0.117 },
   // ggml-org/llama.cpp#20835: Qwen3-30B-A3B UD-Q4_K_XL tg128 on an RTX 5090 under Windows, build 8322: +57.8% (scored before
   // any change).
   'llamacpp20835 kind:decode engine:llama.cpp': { count: 1, median: 0.579, p90: 0.579 },
