@@ -387,6 +387,14 @@ const axolotlL4EarlyRows = rows.filter((r) => AXOLOTL_L4_EARLY_ROW.test(r.id));
 // carried unscored: their slots are not stated).
 const GPT2DDP_ROW = /^(hfdocs-ddp-|t9371-)/;
 const gpt2ddpRows = rows.filter((r) => GPT2DDP_ROW.test(r.id));
+// Full fine-tuning rows from two sources new to the set (calibration/README.md; docs/time-model.md "Granite 3.3 SFT through
+// training_hub, and a Qwen3.5-9B FSDP2 step"), scored before any model change, with their own bars at the end: Granite 3.3 8B
+// SFT through training_hub's instructlab-training backend on eight H100 and eight A100 (mazam-lab/training_hub's runtime
+// table), and the baseline arm of huggingface/transformers#48692 (Qwen3.5-9B-Base over FSDP2 on eight B200).
+const TRAINING_HUB_ROW = /^traininghub-/;
+const trainingHubRows = rows.filter((r) => TRAINING_HUB_ROW.test(r.id));
+const QWEN35_FSDP2_PR_ROW = /^hf48692-/;
+const qwen35Fsdp2PrRows = rows.filter((r) => QWEN35_FSDP2_PR_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -454,7 +462,9 @@ const earlierRows = rows.filter(
     !LIGERHF_ROW.test(r.id) &&
     !PITHTRAIN_ROW.test(r.id) &&
     !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
-    !GPT2DDP_ROW.test(r.id),
+    !GPT2DDP_ROW.test(r.id) &&
+    !TRAINING_HUB_ROW.test(r.id) &&
+    !QWEN35_FSDP2_PR_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -571,19 +581,21 @@ describe('time model accuracy on the shipped throughput set', () => {
   // prime-rl LoRA RL result files (PRIMERL_RL_LORA_DENSE_ROWS, scored before any model change: +43%, +111%, -19%, -20%);
   // back to 10.7% and 38.0% with torchtitan's LoRA path beside each adapted linear (engines/torchtitan/lora-path.ts).
   // 10.9% and 38.9% over 373 rows once the recompute left out the output layer and the loss (which no engine re-runs).
-  it('out-of-sample training rows: median |error| <= 10.9%, p90 <= 39%', () => {
+  // 10.91% over 387 rows: training_hub's Granite 3.3 SFT table and huggingface/transformers#48692's Qwen3.5-9B step
+  // (TRAINING_HUB_ROW, QWEN35_FSDP2_PR_ROW: +19.8%, +12.8%, +1.1%, -5.1%, +37.5%, scored before any model change).
+  it('out-of-sample training rows: median |error| <= 10.91%, p90 <= 39%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.109);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1091);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1323: 1308 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1323);
+  it('scores every scorable case (1328: 1313 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1328);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2462,7 +2474,9 @@ describe('time model on the training rows at scale and on MoE', () => {
         !LIGERHF_ROW.test(r.id) &&
         !PITHTRAIN_ROW.test(r.id) &&
         !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
-        !GPT2DDP_ROW.test(r.id),
+        !GPT2DDP_ROW.test(r.id) &&
+        !TRAINING_HUB_ROW.test(r.id) &&
+        !QWEN35_FSDP2_PR_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -4678,5 +4692,41 @@ describe("time model on axolotl's first Llama 4 README lines", () => {
     const scout = rate('axolotl9f98-l4scout-1xh100');
     expect(maverick.measured).toBeLessThan(scout.measured);
     expect(maverick.estimated).toBeLessThan(scout.estimated / 4);
+  });
+});
+
+// TRAINING_HUB_ROW and QWEN35_FSDP2_PR_ROW, scored before any model change (docs/time-model.md "Granite 3.3 SFT through
+// training_hub, and a Qwen3.5-9B FSDP2 step"): Granite 3.3 8B full SFT, Table-GPT at a mean 931 tokens +19.8% on eight
+// H100 and +12.8% on eight A100, Bespoke-Stratos at a mean 6,023 tokens +1.1% and -5.1%; Qwen3.5-9B-Base over FSDP2 on
+// eight B200, 0.60 s a step against 0.436 s, +37.5% (a known miss: the Gated DeltaNet layers' own kernels and fp32 gated
+// norm are not timed in training).
+describe("time model on training_hub's Granite 3.3 SFT table and huggingface/transformers#48692", () => {
+  const err = Object.fromEntries(
+    [...trainingHubRows, ...qwen35Fsdp2PrRows].map((r) => [r.id, r.error]),
+  );
+  const first: Record<string, number> = {
+    'hf48692-qwen3.5-9b-full-fsdp2-8xb200': 0.375,
+    'traininghub-granite33-8b-sft-bespoke-8xa100': -0.051,
+    'traininghub-granite33-8b-sft-bespoke-8xh100': 0.011,
+    'traininghub-granite33-8b-sft-tablegpt-8xa100': 0.128,
+    'traininghub-granite33-8b-sft-tablegpt-8xh100': 0.198,
+  };
+  it('holds the five rows out of sample', () => {
+    holdsOutOfSample([...trainingHubRows, ...qwen35Fsdp2PrRows], err, Object.keys(first).sort());
+  });
+
+  it('reads no further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it('estimates each H100 row faster than its A100 twin, as measured', () => {
+    const row = (id: string) => trainingHubRows.find((r) => r.id === id)!;
+    for (const ds of ['tablegpt', 'bespoke']) {
+      const h = row(`traininghub-granite33-8b-sft-${ds}-8xh100`);
+      const a = row(`traininghub-granite33-8b-sft-${ds}-8xa100`);
+      expect(h.measured).toBeGreaterThan(a.measured);
+      expect(h.estimated).toBeGreaterThan(a.estimated);
+    }
   });
 });
