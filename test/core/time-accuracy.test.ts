@@ -582,8 +582,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1326: 1311 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1326);
+  it('scores every scorable case (1328: 1313 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1328);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1759,7 +1759,9 @@ const FIELD_BARS = {
 describe('time model on the serving field rows', () => {
   it('scores the batch-1 rows of joshua8.ai (RTX 5090) and enginrect/llmso (RTX 4090, L4) out of sample, none 36% off', () => {
     // calibration/README.md "Batch-1 decode under vLLM 0.15-0.27 on an RTX 5090, an RTX 4090 and an L4".
-    const batch1 = fieldRows.filter((r) => /^(joshua8-|llmso-)/.test(r.id));
+    const batch1 = fieldRows.filter(
+      (r) => /^(joshua8-|llmso-)/.test(r.id) && !r.id.startsWith('llmso-qwen3-8b-fp8-'),
+    );
     expect(batch1.map((r) => r.id).sort()).toEqual([
       'joshua8-qwen3vl30b-awq-rtx5090-vllm0151-b1',
       'joshua8-qwen3vl30b-awq-rtx5090-vllm0160rc2-b1',
@@ -1778,8 +1780,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 775 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(775);
+  it('scores the 777 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(777);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2129,8 +2131,9 @@ const ENGINE_BARS = {
   // (vLLM 0.7.3 and 0.20.1, -44.9..+25.4%, scored before any change): 448 rows. With vllm-project/vllm#13747's two
   // DeepSeek-R1 benchmark_throughput rows on eight H200 (+117.9%, +99.8%, scored before any change): 450 rows. With the
   // seven batch-1 rows of joshua8.ai (RTX 5090) and enginrect/llmso (RTX 4090, L4), -24.3..+5.3%, scored before any
-  // change: 457 rows, 13.5% / 53.2%.
-  'serving engine:vllm': { count: 457, median: 0.136, p90: 0.55 },
+  // change: 457 rows, 13.5% / 53.2%. With that log's two block-FP8 Qwen3-8B rows on the RTX 4090 (+109.8%, +153.3%,
+  // scored before any change, "Known misses"): 459 rows.
+  'serving engine:vllm': { count: 459, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
