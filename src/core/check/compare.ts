@@ -14,12 +14,12 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 379 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
+ * - training: 387 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
  *   out the output layer and the loss).
  * - decode: 194 rows, p90 0.227 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 2 on an RTX 3090, +22.7%).
- * - serving: 664 rows, p90 0.582 (GPUStack's GLM-4.5-Air over TP 4 on four A100 80GB under vLLM v0.11.0, a burst of
- *   500 prompts of 2k tokens, +58.2%).
- * - rl: 75 rows, p90 0.308 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.8%).
+ * - serving: 668 rows, p90 0.581 (GPUStack's GLM-4.5-Air over TP 4 on four A100 80GB under vLLM v0.11.0, a burst of
+ *   500 prompts of 2k tokens, +58.1%).
+ * - rl: 75 rows, p90 0.307 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.7%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
