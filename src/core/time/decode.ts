@@ -749,7 +749,8 @@ export function decodeStepFigures(
   });
   // The server's sampler after the forward, over every running sequence's logits (sampler-step.ts).
   const smpT = loop * samplerStepSeconds(m, fw, B, r);
-  const gpuT = Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu + smpT;
+  const gpuT =
+    Math.max(sc.core, host.dispatch) + host.gaps + moeT + linT + idsSyncT + tpT + pw.gpu + smpT;
   // An overlapped scheduler's own step work, or an eager step's launches, bound the step from below.
   const loopHost = overlappedHostSeconds(m, o, t, r, loop);
   const step = Math.max(gpuT, pw.host + loopHost, v0.beside) + host.fixed + hostT;
