@@ -62,8 +62,11 @@ describe('post releases in order', () => {
     expect(releaseNamedBeforePost('0.4.5', '0.4.5.post1')).toBe(true);
     expect(releaseNamedBeforePost('0.4.5.post1', '0.4.5.post1')).toBe(false);
     expect(releaseNamedBeforePost('0.4.5.post3', '0.4.5.post1')).toBe(false);
-    expect(releaseNamedBeforePost('0.4.4.post3+pr4918-2025-03-30', '0.4.5.post1')).toBe(true);
-    expect(releaseNamedBeforePost('0.4.4+pr4858-2025-03-28', '0.4.4.post3')).toBe(true);
+    // The builds two DeepSeek-V3 H200 rows name (a release followed by the upstream change and its date).
+    const rps8 = rowEngineVersion('sglang4918-dsv3-fp8-8xh200-tp8-sharegpt-rps8-n300');
+    const dpAttention = rowEngineVersion('sglang4858-dsv3-fp8-8xh200-dpattn8-i1000-o10-c128-run5');
+    expect(releaseNamedBeforePost(rps8, '0.4.5.post1')).toBe(true);
+    expect(releaseNamedBeforePost(dpAttention, '0.4.4.post3')).toBe(true);
     // A version naming fewer parts decides on those only, as releaseNamedBefore does.
     expect(releaseNamedBeforePost('0.4', '0.4.5.post1')).toBe(false);
     expect(releaseNamedBeforePost('bogus', '0.4.5')).toBe(false);
@@ -75,7 +78,7 @@ describe('post releases in order', () => {
       fc.tuple(part, part).map(([a, b]) => `${a}.${b}`),
       fc.tuple(part, part, part).map(([a, b, c]) => `${a}.${b}.${c}`),
       fc.tuple(part, part, part, part).map(([a, b, c, p]) => `${a}.${b}.${c}.post${p}`),
-      fc.tuple(part, part, part).map(([a, b, c]) => `${a}.${b}.${c}+pr1-2025-01-01`),
+      fc.tuple(part, part, part).map(([a, b, c]) => `${a}.${b}.${c}+local-2025-01-01`),
     );
     const bound = fc.tuple(part, part, part).map(([a, b, c]) => `${a}.${b}.${c}`);
     fc.assert(
