@@ -136,16 +136,17 @@ describe('an offloaded optimizer step against the resident one (properties)', ()
     });
     return trainStep(trainWork(c.m, o, tt), gpuRates(c.gpu, tt));
   };
+  /** A case's time options: its accumulation and host cores. */
+  const hostOptions = (c: Case): TimeOptions => ({
+    ...defaultTimeOptions(c.gpus),
+    gradAccum: c.accum,
+    hostCores: c.cores,
+  });
 
   it('offloading the optimizer never makes a step faster, whatever the host’s cores and binding', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const tt: TimeOptions = {
-          ...defaultTimeOptions(c.gpus),
-          gradAccum: c.accum,
-          hostCores: c.cores,
-          hostCoresBound: c.bound,
-        };
+        const tt: TimeOptions = { ...hostOptions(c), hostCoresBound: c.bound };
         expect(stepSeconds(c, 'optimizer', tt)).toBeGreaterThanOrEqual(stepSeconds(c, 'none', tt));
       }),
       { numRuns: RUNS, seed: SEED },
@@ -155,11 +156,7 @@ describe('an offloaded optimizer step against the resident one (properties)', ()
   it('more host cores, or the ranks bound to them, never slow an offloaded step', () => {
     fc.assert(
       fc.property(caseArb, (c) => {
-        const tt: TimeOptions = {
-          ...defaultTimeOptions(c.gpus),
-          gradAccum: c.accum,
-          hostCores: c.cores,
-        };
+        const tt = hostOptions(c);
         const base = stepSeconds(c, 'optimizer', tt);
         expect(
           stepSeconds(c, 'optimizer', { ...tt, hostCores: c.cores + c.more }),
