@@ -583,7 +583,8 @@ export function spreadBatchSeconds(
   const mixedStepSeconds = (n: number, contextTokens: number, tokens: number): number => {
     const b = Math.max(1, n);
     const plain = stepSeconds(n, contextTokens);
-    if (mixedStepTime({ ...o, batch: b }, t, r, b + tokens) === undefined) return plain;
+    // mixedStepTime reads the engine and layout only (not the batch), so the run's own options serve.
+    if (mixedStepTime(o, t, r, b + tokens) === undefined) return plain;
     const grain = Math.max(1, Math.round(contextTokens / b / CTX_GRAIN));
     const key = b * 1e6 + grain;
     let extra = mixedMemo.get(key);
