@@ -1791,6 +1791,25 @@ const FIELD_BARS = {
 } as const;
 
 describe('time model on the serving field rows', () => {
+  it('scores the seven Qwen3-8B H100 rows of adithyaJRunpod/vllm_bench out of sample, none further off than first scored', () => {
+    // calibration/README.md; docs/time-model.md "Qwen3-8B under vLLM 0.18.0 on an H100: seven concurrency rows".
+    const first: Record<string, number> = {
+      'adjbench-qwen3-8b-h100-vllm0180-c4': 0.025,
+      'adjbench-qwen3-8b-h100-vllm0180-c8': -0.016,
+      'adjbench-qwen3-8b-h100-vllm0180-c16': -0.041,
+      'adjbench-qwen3-8b-h100-vllm0180-c32': -0.092,
+      'adjbench-qwen3-8b-h100-vllm0180-c64': -0.145,
+      'adjbench-qwen3-8b-h100-vllm0180-r35-c96': -0.164,
+      'adjbench-qwen3-8b-fp8-h100-vllm0180-r35-c96': 0.026,
+    };
+    const adj = fieldRows.filter((r) => r.id.startsWith('adjbench-'));
+    expect(adj.map((r) => r.id).sort()).toEqual(Object.keys(first).sort());
+    for (const r of adj) {
+      expect(r.inSample, r.id).toBe(false);
+      expect(Math.abs(r.error), r.id).toBeLessThanOrEqual(Math.abs(first[r.id]!) + 0.001);
+    }
+  });
+
   it('scores the batch-1 rows of joshua8.ai (RTX 5090) and enginrect/llmso (RTX 4090, L4) out of sample, none 36% off', () => {
     // calibration/README.md "Batch-1 decode under vLLM 0.15-0.27 on an RTX 5090, an RTX 4090 and an L4".
     const batch1 = fieldRows.filter(
