@@ -395,6 +395,11 @@ const TRAINING_HUB_ROW = /^traininghub-/;
 const trainingHubRows = rows.filter((r) => TRAINING_HUB_ROW.test(r.id));
 const QWEN35_FSDP2_PR_ROW = /^hf48692-/;
 const qwen35Fsdp2PrRows = rows.filter((r) => QWEN35_FSDP2_PR_ROW.test(r.id));
+// fms-acceleration's OrcaMath padding-free benchmark (calibration/README.md; docs/time-model.md "fms-acceleration's OrcaMath
+// padding-free benchmark: Mistral-7B at 289-524 tokens a sample"), a file new to the set scored before any model change, with
+// its own bars at the end: Mistral-7B full fp16 and NF4 QLoRA on one A100 and over FSDP1 on two, padded and padding-free.
+const FMSORCA_ROW = /^fmsorca-/;
+const fmsorcaRows = rows.filter((r) => FMSORCA_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -464,7 +469,8 @@ const earlierRows = rows.filter(
     !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
     !GPT2DDP_ROW.test(r.id) &&
     !TRAINING_HUB_ROW.test(r.id) &&
-    !QWEN35_FSDP2_PR_ROW.test(r.id),
+    !QWEN35_FSDP2_PR_ROW.test(r.id) &&
+    !FMSORCA_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -583,19 +589,21 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 10.9% and 38.9% over 373 rows once the recompute left out the output layer and the loss (which no engine re-runs).
   // 10.91% over 387 rows: training_hub's Granite 3.3 SFT table and huggingface/transformers#48692's Qwen3.5-9B step
   // (TRAINING_HUB_ROW, QWEN35_FSDP2_PR_ROW: +19.8%, +12.8%, +1.1%, -5.1%, +37.5%, scored before any model change).
-  it('out-of-sample training rows: median |error| <= 10.91%, p90 <= 39%', () => {
+  // 11.21% / 43.44% over 403 rows: fms-acceleration's OrcaMath padding-free CSV (FMSORCA_ROW, sixteen rows scored before
+  // any model change, all too fast: +7.7..+24.6% on one A100, +45.8..+418.3% over FSDP1 on two; nine in "Known misses").
+  it('out-of-sample training rows: median |error| <= 11.21%, p90 <= 43.44%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1091);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1121);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.4344);
   });
 
-  it('scores every scorable case (1346: 1331 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1346);
+  it('scores every scorable case (1362: 1347 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1362);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2527,7 +2535,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
         !GPT2DDP_ROW.test(r.id) &&
         !TRAINING_HUB_ROW.test(r.id) &&
-        !QWEN35_FSDP2_PR_ROW.test(r.id),
+        !QWEN35_FSDP2_PR_ROW.test(r.id) &&
+        !FMSORCA_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -4779,5 +4788,49 @@ describe("time model on training_hub's Granite 3.3 SFT table and huggingface/tra
       expect(h.measured).toBeGreaterThan(a.measured);
       expect(h.estimated).toBeGreaterThan(a.estimated);
     }
+  });
+});
+
+// FMSORCA_ROW, scored before any model change (docs/time-model.md "fms-acceleration's OrcaMath padding-free benchmark:
+// Mistral-7B at 289-524 tokens a sample"): every row too fast, the one-GPU rows by 0.16-0.30 s a two-micro-batch step
+// (0.44 s at QLoRA 4 x 289), the FSDP1 rows on two A100s by 0.50-0.58 s (full) and 1.9-2.5 s (QLoRA); no mechanism sourced.
+describe("time model on fms-acceleration's OrcaMath padding-free benchmark", () => {
+  const err = Object.fromEntries(fmsorcaRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'fmsorca-a100-mistral7b-full-1gpu-b4-pad': 0.127,
+    'fmsorca-a100-mistral7b-full-1gpu-b4-pf': 0.176,
+    'fmsorca-a100-mistral7b-full-1gpu-b8-pad': 0.077,
+    'fmsorca-a100-mistral7b-full-1gpu-b8-pf': 0.101,
+    'fmsorca-a100-mistral7b-full-2gpu-b2-pad': 0.835,
+    'fmsorca-a100-mistral7b-full-2gpu-b2-pf': 0.927,
+    'fmsorca-a100-mistral7b-full-2gpu-b4-pad': 0.458,
+    'fmsorca-a100-mistral7b-full-2gpu-b4-pf': 0.544,
+    'fmsorca-a100-mistral7b-qlora-1gpu-b4-pad': 0.246,
+    'fmsorca-a100-mistral7b-qlora-1gpu-b4-pf': 0.53,
+    'fmsorca-a100-mistral7b-qlora-1gpu-b8-pad': 0.117,
+    'fmsorca-a100-mistral7b-qlora-1gpu-b8-pf': 0.22,
+    'fmsorca-a100-mistral7b-qlora-2gpu-b2-pad': 3.824,
+    'fmsorca-a100-mistral7b-qlora-2gpu-b2-pf': 4.183,
+    'fmsorca-a100-mistral7b-qlora-2gpu-b4-pad': 1.744,
+    'fmsorca-a100-mistral7b-qlora-2gpu-b4-pf': 2.606,
+  };
+  it('holds the sixteen rows out of sample', () => {
+    holdsOutOfSample(fmsorcaRows, err, Object.keys(first).sort());
+  });
+
+  it('reads no further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it('estimates the larger micro-batch of each one-GPU pair faster a GPU, as measured', () => {
+    const row = (id: string) => fmsorcaRows.find((r) => r.id === id)!;
+    for (const m of ['full', 'qlora'])
+      for (const arm of ['pad', 'pf']) {
+        const b4 = row(`fmsorca-a100-mistral7b-${m}-1gpu-b4-${arm}`);
+        const b8 = row(`fmsorca-a100-mistral7b-${m}-1gpu-b8-${arm}`);
+        expect(b8.measured).toBeGreaterThan(b4.measured);
+        expect(b8.estimated).toBeGreaterThan(b4.estimated);
+      }
   });
 });
