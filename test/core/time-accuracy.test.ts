@@ -1262,8 +1262,9 @@ const FIELD_BARS = {
   'dscookbook kind:serving engine:sglang': { count: 11, median: 0.233, p90: 0.361 },
   // Scored before any model change: GLM-4.6 +28.0 / +24.4 / +22.2% (1K/1K at 1, 14, 91 in flight), +28.7 / +24.3 /
   // +30.4% (1K/8K at 1, 14, 56), +29.5 / +28.4 / +33.2% (8K/1K at 1, 14, 58); Qwen3-Next +31.7% (one request), +121.0%
-  // (93 in flight): 28.8% / 33.2%.
-  'sglcb56 kind:serving engine:sglang': { count: 11, median: 0.288, p90: 0.333 },
+  // (93 in flight): 28.8% / 33.2%. With the serial loop sglang 0.5.5.post2-0.5.13 ran for Qwen3-Next under the radix
+  // cache (engines/sglang/memory.ts serialLoopModelTypeReleases) the Qwen3-Next rows +10.8% / +75.3%: 28.4% / 33.2%.
+  'sglcb56 kind:serving engine:sglang': { count: 11, median: 0.284, p90: 0.333 },
   // Scored before any model change: Llama 3.1 8B BF16 -16.2%, -12.2%, -11.4%, -9.9% at 1, 2, 4, 8 tokens; Llama 3.2 1B
   // F16 -28.3%, -16.4%, -5.3% at 1, 8, 16; gpt-oss-20b -7.2%, +15.6%, +39.2%, +31.3%, +31.3%, +58.8%, +127.1% at 1-64
   // (16.3% / 39.2%). With llama.cpp's MUL_MAT_ID at a batch (per-slot reads up to 4 tokens, MMQ tiles as wide as the
