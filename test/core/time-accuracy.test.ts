@@ -602,8 +602,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.4344);
   });
 
-  it('scores every scorable case (1362: 1347 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1362);
+  it('scores every scorable case (1373: 1358 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1373);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -781,6 +781,11 @@ const SRV2026_FIELD_ROW = /^(emmy-|benhamm-|gpslab-)/;
 // flight, 1K/1K, 1K/8K and 8K/1K) and DeepSeek-V3 FP8 on 8x MI300X (sglang 0.5.7: MTP with DP attention at one request,
 // expert parallelism with DP attention at 88 in flight).
 const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3)-/;
+// Two sgl-project/sgl-cookbook pages not read as rows before (calibration/README.md "GLM-4.6 and Qwen3-Next on the
+// sgl-cookbook pages: 8x B200 under SGLang 0.5.6"), scored before any model change: GLM-4.6 bf16 over TP 8 on 8x B200
+// (SGLang 0.5.6.post1, 1 to 100 in flight, 1K/1K, 1K/8K and 8K/1K) and Qwen3-Next-80B-A3B bf16 over TP 8 on 8x B200
+// (sglang 0.5.6, ShareGPT at 1 and 100 in flight).
+const SGLCB56_FIELD_ROW = /^sglcookbook-(glm46|qwen3next)-/;
 // Three llama.cpp PRs' microbatch tables, the first batched llama.cpp rows (docs/time-model.md "llama.cpp's MoE at a
 // decode batch"), scored before any model change: ggml-org/llama.cpp#15131 (Llama 3.1 8B BF16 on an RTX 4090, 1-8
 // tokens), ggml-org/llama.cpp#24216 (Llama 3.2 1B F16 on an RTX 3090, 1-16) and ggml-org/llama.cpp#20586 (gpt-oss-20b
@@ -860,55 +865,57 @@ const eraOfEarlier = (id: string) =>
       ? 'newest'
       : DS_COOKBOOK_FIELD_ROW.test(id)
         ? 'dscookbook'
-        : SGLANG_2025_FIELD_ROW.test(id)
-          ? 'sglang2025'
-          : VLLM_2026_FIELD_ROW.test(id)
-            ? 'vllm2026'
-            : GPU_LAB_FIELD_ROW.test(id)
-              ? 'gpulab'
-              : ADA_CDNA_FIELD_ROW.test(id)
-                ? 'adacdna'
-                : LATE_2025_FIELD_ROW.test(id)
-                  ? 'late2025'
-                  : QUANT_FIELD_ROW.test(id)
-                    ? 'quant'
-                    : SWEEP_FIELD_ROW.test(id)
-                      ? 'sweep'
-                      : SRV2026_FIELD_ROW.test(id)
-                        ? 'srv2026'
-                        : MICROBATCH_FIELD_ROW.test(id)
-                          ? 'microbatch'
-                          : PR_TABLE_FIELD_ROW.test(id)
-                            ? 'prtable'
-                            : DEPTH_EAGER_FIELD_ROW.test(id)
-                              ? 'deptheager'
-                              : MAINSTREAM_FIELD_ROW.test(id)
-                                ? 'mainstream'
-                                : ONE_CARD_FIELD_ROW.test(id)
-                                  ? 'onecard'
-                                  : PRO6000_FIELD_ROW.test(id)
-                                    ? 'pro6000'
-                                    : RATE_SWEEP_FIELD_ROW.test(id)
-                                      ? 'ratesweep'
-                                      : INFBENCH_FIELD_ROW.test(id)
-                                        ? 'infbench'
-                                        : VLLM28992_FIELD_ROW.test(id)
-                                          ? 'vllm28992'
-                                          : CONTINUUM1627_FIELD_ROW.test(id)
-                                            ? 'continuum1627'
-                                            : VLLM23151_FIELD_ROW.test(id)
-                                              ? 'vllm23151'
-                                              : LLMINFRA_FIELD_ROW.test(id)
-                                                ? 'llminfra'
-                                                : SGLANG32668_FIELD_ROW.test(id)
-                                                  ? 'sglang32668'
-                                                  : QWEN8B5090_FIELD_ROW.test(id)
-                                                    ? 'qwen8b5090'
-                                                    : CPP15013_FIELD_ROW.test(id)
-                                                      ? 'cpp15013'
-                                                      : CPP4167_FIELD_ROW.test(id)
-                                                        ? 'cpp4167'
-                                                        : 'newer';
+        : SGLCB56_FIELD_ROW.test(id)
+          ? 'sglcb56'
+          : SGLANG_2025_FIELD_ROW.test(id)
+            ? 'sglang2025'
+            : VLLM_2026_FIELD_ROW.test(id)
+              ? 'vllm2026'
+              : GPU_LAB_FIELD_ROW.test(id)
+                ? 'gpulab'
+                : ADA_CDNA_FIELD_ROW.test(id)
+                  ? 'adacdna'
+                  : LATE_2025_FIELD_ROW.test(id)
+                    ? 'late2025'
+                    : QUANT_FIELD_ROW.test(id)
+                      ? 'quant'
+                      : SWEEP_FIELD_ROW.test(id)
+                        ? 'sweep'
+                        : SRV2026_FIELD_ROW.test(id)
+                          ? 'srv2026'
+                          : MICROBATCH_FIELD_ROW.test(id)
+                            ? 'microbatch'
+                            : PR_TABLE_FIELD_ROW.test(id)
+                              ? 'prtable'
+                              : DEPTH_EAGER_FIELD_ROW.test(id)
+                                ? 'deptheager'
+                                : MAINSTREAM_FIELD_ROW.test(id)
+                                  ? 'mainstream'
+                                  : ONE_CARD_FIELD_ROW.test(id)
+                                    ? 'onecard'
+                                    : PRO6000_FIELD_ROW.test(id)
+                                      ? 'pro6000'
+                                      : RATE_SWEEP_FIELD_ROW.test(id)
+                                        ? 'ratesweep'
+                                        : INFBENCH_FIELD_ROW.test(id)
+                                          ? 'infbench'
+                                          : VLLM28992_FIELD_ROW.test(id)
+                                            ? 'vllm28992'
+                                            : CONTINUUM1627_FIELD_ROW.test(id)
+                                              ? 'continuum1627'
+                                              : VLLM23151_FIELD_ROW.test(id)
+                                                ? 'vllm23151'
+                                                : LLMINFRA_FIELD_ROW.test(id)
+                                                  ? 'llminfra'
+                                                  : SGLANG32668_FIELD_ROW.test(id)
+                                                    ? 'sglang32668'
+                                                    : QWEN8B5090_FIELD_ROW.test(id)
+                                                      ? 'qwen8b5090'
+                                                      : CPP15013_FIELD_ROW.test(id)
+                                                        ? 'cpp15013'
+                                                        : CPP4167_FIELD_ROW.test(id)
+                                                          ? 'cpp4167'
+                                                          : 'newer';
 // Ten sources new to the set, each its own group, scored before any model change (docs/time-model.md "Serving rows from
 // fused-MoE config PRs, a Qwen3-Next llama.cpp build and a B200 quantization thread"): the untuned (Before) runs of SGLang's
 // Qwen3-Next fused-MoE config PRs on H200 (sgl-project/sglang#10404) and H20 (sgl-project/sglang#10467), vLLM v0.11.0's GLM-4.6
@@ -1262,6 +1269,11 @@ const FIELD_BARS = {
   // prefill launches at its own host price a call (engines/sglang/memory.ts SGLANG_EAGER_CALL_SECONDS), the B200 rows at
   // 14-92 in flight +17.7..+61.3% -> +16.5..+36.1%, the MI300X rows +11.6%, +204.5% -> +6.0%, +141.6%: 23.3% / 36.1%.
   'dscookbook kind:serving engine:sglang': { count: 11, median: 0.233, p90: 0.361 },
+  // Scored before any model change: GLM-4.6 +28.0 / +24.4 / +22.2% (1K/1K at 1, 14, 91 in flight), +28.7 / +24.3 /
+  // +30.4% (1K/8K at 1, 14, 56), +29.5 / +28.4 / +33.2% (8K/1K at 1, 14, 58); Qwen3-Next +31.7% (one request), +121.0%
+  // (93 in flight): 28.8% / 33.2%. With the serial loop sglang 0.5.5.post2-0.5.13 ran for Qwen3-Next under the radix
+  // cache (engines/sglang/memory.ts serialLoopModelTypeReleases) the Qwen3-Next rows +10.8% / +75.3%: 28.4% / 33.2%.
+  'sglcb56 kind:serving engine:sglang': { count: 11, median: 0.284, p90: 0.333 },
   // Scored before any model change: Llama 3.1 8B BF16 -16.2%, -12.2%, -11.4%, -9.9% at 1, 2, 4, 8 tokens; Llama 3.2 1B
   // F16 -28.3%, -16.4%, -5.3% at 1, 8, 16; gpt-oss-20b -7.2%, +15.6%, +39.2%, +31.3%, +31.3%, +58.8%, +127.1% at 1-64
   // (16.3% / 39.2%). With llama.cpp's MUL_MAT_ID at a batch (per-slot reads up to 4 tokens, MMQ tiles as wide as the
@@ -1841,8 +1853,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 790 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(790);
+  it('scores the 801 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(801);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2289,7 +2301,8 @@ const ENGINE_BARS = {
   // change): 203 rows; SGLang's Triton block-FP8 linears on SM100 before 0.4.8 (engines/sglang/block-fp8.ts
   // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%. With
   // ai-bot-pro/achatbot#183's gpt-oss-20b H100 run at 4 in flight (+15.0%, scored before any change): 204 rows.
-  'serving engine:sglang': { count: 204, median: 0.185, p90: 0.892 },
+  // With the sgl-cookbook's GLM-4.6 and Qwen3-Next B200 rows (sglcookbook-glm46-*, sglcookbook-qwen3next-*): 204 -> 215.
+  'serving engine:sglang': { count: 215, median: 0.185, p90: 0.892 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

@@ -89,3 +89,44 @@ describe("SGLang's serial loop for LFM2 under the radix cache", () => {
     expect(sh({})).toContain('--disable-radix-cache');
   });
 });
+
+// Qwen3-Next's hybrid GDN layers ran the serial loop under the radix cache only in a span of releases: sglang
+// 0.5.5.post2 turned the overlap off for Qwen3NextForCausalLM with the radix cache on, 0.5.14 resolves its mamba cache to
+// extra_buffer and keeps the overlap (server_args.py of the two wheels; engines/sglang/memory.ts
+// serialLoopModelTypeReleases).
+describe("SGLang's serial loop for Qwen3-Next in the releases that ran it", () => {
+  const step = (
+    version: string | undefined,
+    flags: Record<string, unknown> = { 'prefix-cache': 0 },
+  ) =>
+    tpot('qwen3-next-80b-a3b', { gpus: 8, tp: 8, batch: 8, ...flags }, (t) => ({
+      ...t,
+      engineVersion: version,
+    }));
+
+  it('names Qwen3-Next with the span it was read in', () => {
+    expect(SGLANG_MEMORY.serialLoopModelTypeReleases).toContainEqual({
+      modelType: 'qwen3_next',
+      from: '0.5.5.post2',
+      before: '0.5.14',
+    });
+    expect(SGLANG_MEMORY.serialLoopModelTypes).not.toContain('qwen3_next');
+  });
+
+  it('adds the serial host work a step inside the span, with the radix cache on', () => {
+    const overlapped = step(undefined);
+    for (const v of ['0.5.5.post2', '0.5.6', '0.5.8.post1', '0.5.13.post1']) {
+      const serial = step(v);
+      const want =
+        SGLANG_MEMORY.serialStepHostSeconds! + 8 * SGLANG_MEMORY.serialLoopSeqHostSeconds!;
+      expect(serial - overlapped, v).toBeGreaterThan(0.5 * want);
+    }
+  });
+
+  it('keeps the overlapped loop outside the span, without a release, or with the radix cache off', () => {
+    const overlapped = step(undefined);
+    for (const v of ['0.5.3', '0.5.5.post1', '0.5.14', '0.5.23', '0.5'])
+      expect(step(v), v).toBeCloseTo(overlapped, 9);
+    expect(step('0.5.6', {})).toBeCloseTo(step(undefined, {}), 9);
+  });
+});

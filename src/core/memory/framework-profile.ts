@@ -423,6 +423,12 @@ export interface FrameworkProfile
   /** Model types served with that serial scheduler while the prefix cache is on and no speculation runs. */
   serialLoopModelTypes?: readonly string[];
   /**
+   * Model types served with that serial scheduler (the prefix cache on, no speculation) only by the releases from
+   * `from` to before `before` (release strings, post parts ordered); a timing that names no release, or one outside
+   * the span, keeps the overlapped loop. Absent: none.
+   */
+  serialLoopModelTypeReleases?: readonly { modelType: string; from: string; before: string }[];
+  /**
    * The same serial scheduler's host work per running sequence per decode step (scheduling, applying the sampled
    * tokens, the model runner's input preparation), seconds; added with serialStepHostSeconds. Absent: 0.
    */

@@ -10,6 +10,7 @@ import { loraStepTime, unmergedServingOptions } from './multi-lora.js';
 import { breakEvenAcceptance, breakEvenBatch, speculates, speculativeStep } from './speculative.js';
 import type { ModelFacts } from './model-facts.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
+import { releaseNamedBeforePost } from '../compare-releases.js';
 import type { GpuRates } from './hardware.js';
 import { type Interconnect, type KernelName, type TimeOptions } from '../../schema/time.js';
 import { decodeStep, kernelOn } from './decode.js';
@@ -373,13 +374,27 @@ export function estimateTime(
 }
 
 /**
- * A served model the engine schedules in series with the GPU (FrameworkProfile.serialLoopModelTypes: its prefix cache
- * on, `prefixCacheFraction` given, and no speculation): TimeOptions.serialScheduler set.
+ * A served model the engine schedules in series with the GPU (FrameworkProfile.serialLoopModelTypes, or
+ * serialLoopModelTypeReleases for the timing's release: its prefix cache on, `prefixCacheFraction` given, and no
+ * speculation): TimeOptions.serialScheduler set.
  */
 export function serialLoopOptions(m: ModelFacts, o: EstimateOptions, t: TimeOptions): TimeOptions {
-  const types = FRAMEWORKS[o.framework].serialLoopModelTypes;
+  const profile = FRAMEWORKS[o.framework];
+  const v = t.engineVersion;
+  // A span of releases that ran the serial loop for the model type (serialLoopModelTypeReleases): only where the
+  // timing names its release.
+  const inSpan =
+    v !== undefined &&
+    (profile.serialLoopModelTypeReleases ?? []).some(
+      (s) =>
+        s.modelType === m.modelType &&
+        !releaseNamedBeforePost(v, s.from) &&
+        releaseNamedBeforePost(v, s.before),
+    );
   const serial =
-    o.prefixCacheFraction !== undefined && !o.speculative && types?.includes(m.modelType) === true;
+    o.prefixCacheFraction !== undefined &&
+    !o.speculative &&
+    (profile.serialLoopModelTypes?.includes(m.modelType) === true || inSpan);
   return serial && !t.serialScheduler ? { ...t, serialScheduler: true, serialLoop: true } : t;
 }
 

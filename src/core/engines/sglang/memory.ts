@@ -255,6 +255,20 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   // no_buffer with disable_overlap_schedule; mamba_hook.py validate_mamba_no_buffer asserts it). Qwen3-Next has
   // extra_buffer there; 0.5.6 turned its overlap off under the radix cache (server_args.py, Qwen3NextForCausalLM).
   serialLoopModelTypes: ['lfm2', 'lfm2_moe'],
+  // Qwen3-Next (hybrid GDN) only in a span of releases: 0.5.5.post2 added "Disabling overlap schedule since
+  // MambaRadixCache is not compatible with overlap schedule currently" for Qwen3NextForCausalLM with the radix cache on
+  // (server_args.py `_handle_model_specific_adjustments`; absent in 0.5.5.post1, where 0.5.3 had turned the radix cache
+  // off for hybrid GDN models instead); 0.5.6-0.5.13.post1 keep it (0.5.7 on: mamba_scheduler_strategy "auto" ->
+  // "no_buffer", which disables the overlap); 0.5.14 resolves "auto" to extra_buffer for Qwen3NextForCausalLM under the
+  // default linear_attn_backend "triton" while the overlap is wanted (server_args.py `_handle_mamba_radix_cache`,
+  // `_support_mamba_cache_extra_buffer`), the overlap kept.
+  serialLoopModelTypeReleases: [
+    {
+      modelType: 'qwen3_next',
+      from: '0.5.5.post2', // https://pypi.org/project/sglang/0.5.5.post2/ server_args.py, Qwen3NextForCausalLM branch
+      before: '0.5.14', // https://pypi.org/project/sglang/0.5.14/ server_args.py _handle_mamba_radix_cache: extra_buffer
+    },
+  ],
   // That loop (event_loop_normal, managers/scheduler.py, sglang==0.5.6) runs the overlapped loop's per-request code,
   // get_next_batch_to_run (prepare_for_decode) before the forward and process_batch_result_decode after the sampled
   // tokens' copy, with the GPU idle between: each running request's share in series a step. The pre-v0.4 scheduler
