@@ -144,6 +144,12 @@ export interface SpreadEngine {
    * decode tokens share the step and its budget with the prefill chunks (vLLM V1).
    */
   prefillAlone?: boolean;
+  /**
+   * The share of each prompt found in the prefix cache (EstimateOptions.prefixCacheFraction; absent: none): an
+   * admitted request prefills only the rest, at least one token, as servingTime's prompt does. Its cached blocks
+   * still hold pool tokens.
+   */
+  cachedShare?: number;
 }
 
 export interface SpreadBurst {
@@ -370,11 +376,17 @@ function admit(s: BurstState, e: SpreadEngine, budget: number): void {
     s.running.push(r);
     s.used += held;
     reserved += ratio * leftOf(e, r);
-    r.pending = held;
+    r.pending = held - cachedOf(e, r);
     budget -= r.pending;
   }
   retract(s, e);
 }
+
+/** Prompt tokens of `r` its admission finds in the prefix cache: all but max(1, round(prompt x (1 - share))). */
+const cachedOf = (e: SpreadEngine, r: Live): number =>
+  e.cachedShare === undefined
+    ? 0
+    : r.prompt - Math.max(1, Math.round(r.prompt * (1 - e.cachedShare)));
 
 /**
  * Where the running requests' next tokens no longer fit the pool, the last admitted leave (preemption by recompute:
@@ -609,6 +621,7 @@ export function spreadBatchSeconds(
     stepSeconds,
     ...(mixedStepTime(o, t, r, 1) === undefined ? {} : { mixedStepSeconds }),
     prefillSecondsPerToken,
+    ...(o.prefixCacheFraction === undefined ? {} : { cachedShare: o.prefixCacheFraction }),
   };
   const b = spreadBurstSeconds(shape, o.batch, prompt, out, engine, spread, t.requestRate);
   return { ...b, seconds: Math.max(b.seconds, frontendSeconds(o, t, o.batch, out)) };

@@ -91,7 +91,10 @@ export function servingTime(
  * prompts with ignore_eos, max_tokens = output_len). One prefill on V0 too, long-context models included: V0 chunks
  * by default above a 32K max_model_len only while enable_chunked_prefill is None (vllm/engine/arg_utils.py @v0.6.3),
  * and benchmark_latency.py @v0.6.3 passed it False from a store_true flag; unchunked, the step's budget is
- * max(max_model_len, 2048) tokens (vllm/config.py @v0.6.3 SchedulerConfig).
+ * max(max_model_len, 2048) tokens (vllm/config.py @v0.6.3 SchedulerConfig). A batch with prefix caching on
+ * (`prefixCacheFraction`) prefills only each prompt's uncached share: V1 turns the cache on by default
+ * (vllm/engine/arg_utils.py `_set_default_args_v1` @v0.10.0) and benchmark_latency.py draws its prompts once, before
+ * the warm-up runs, so the timed runs find every full block of them cached.
  */
 export function staticBatchSeconds(
   model: Arch,
@@ -106,7 +109,10 @@ export function staticBatchSeconds(
   const out = outputTokensOf(o);
   const tr = decodeTraffic(m, o, t, r, o.batch, prompt);
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
-  const gpuSeconds = prefillTime(m, o, r, tr, prompt, o.batch, t) + (out - 1) * step;
+  // Prefix caching: the cached share of each prompt is not prefilled again, as servingTime's (a harness that times
+  // the same prompts it warmed up with finds their full blocks in the cache; its attention reads not counted).
+  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
+  const gpuSeconds = prefillTime(m, o, r, tr, fresh, o.batch, t) + (out - 1) * step;
   // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
   // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
   // takes the same bound, which at its sizes (up to a few hundred requests) stays under the GPU's work.
