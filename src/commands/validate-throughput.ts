@@ -197,6 +197,8 @@ export function caseInputs(c: ThroughputCase): {
   // A GRPO row whose TRL generated for every micro-batch (before steps_per_generation; the case says so).
   if (c.trl_generation === 'per-micro-batch') options.stepsPerGeneration = 1;
   const time = timeOptionsFromFlags(flags, options);
+  // A GRPO row whose trainer build ran the old log-probs forward under any vLLM rollout (the case says so).
+  if (c.old_logprobs === 'vllm-forced') time.vllmOldLogprobs = true;
   // A row measured on an engine version whose scheduler ran in series with the GPU (the case says so).
   if (c.scheduler === 'serial') time.serialScheduler = true;
   // A row measured on vLLM's V0 engine (the case says so).

@@ -288,6 +288,12 @@ export const throughputCaseSchema = z.looseObject({
    * `llm_model.load_weights(state_dict.items())`, one call for the whole model) sets TimeOptions.vllmSyncOneCall.
    */
   trl_sync: z.enum(['one-call']).optional(),
+  /**
+   * GRPO's old log-probs in the measured trainer build: 'vllm-forced' (a build that runs the policy's no-grad forward
+   * over every generation batch under any vLLM rollout, Unsloth 2026.3.17's rewrite of trl's test) sets
+   * TimeOptions.vllmOldLogprobs.
+   */
+  old_logprobs: z.enum(['vllm-forced']).optional(),
   /** The run's LoRA dropout probability: above 0 sets TimeOptions.loraDropout. */
   lora_dropout: z.number().min(0).max(1).optional(),
   /** false: the run trained its 16-bit model without torch.autocast (no AMP): sets TimeOptions.noAutocast. */

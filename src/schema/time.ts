@@ -531,6 +531,14 @@ export interface TimeOptions {
    */
   vllmSyncOneCall?: boolean;
   /**
+   * The measured GRPO trainer build ran its old log-probs forward (a no-grad pass of the policy over the generation
+   * batch) under any vLLM rollout, whatever its importance-sampling setting: Unsloth 2026.3.17 rewrites trl's
+   * `... or (self.use_vllm and self.vllm_importance_sampling_correction):` to `... or (self.use_vllm):`
+   * (unsloth/models/rl_replacements.py grpo_trainer__generate_and_score_completions; Unsloth 2026.10.9 no longer does).
+   * No flag sets it; `validate --throughput` does for rows of such builds (their `old_logprobs`).
+   */
+  vllmOldLogprobs?: boolean;
+  /**
    * A k-bit training run's residual stream was fp32: TRL before v0.22's SFTTrainer ran PEFT's
    * prepare_model_for_kbit_training and then, under bf16, peft_module_casting_to_bf16, which keeps every norm in fp32
    * (huggingface/trl@v0.13.0 trl/trainer/sft_trainer.py, trl/trainer/utils.py); the norm's fp32 output reaches

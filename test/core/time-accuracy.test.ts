@@ -339,6 +339,13 @@ const unslothGrpoCopiesRows = rows.filter((r) => UNSLOTH_GRPO_COPIES_ROW.test(r.
 const GRPO_USER_RUNS_ROW =
   /^(timecarbon|mavector|pydev369|posttrain|tkg31302|hoa10|tituslhy|majidhanif)-grpo-/;
 const grpoUserRunsRows = rows.filter((r) => GRPO_USER_RUNS_ROW.test(r.id));
+// Unsloth GRPO runs users saved with their outputs in three repositories new to the set (docs/time-model.md "Long-tailed
+// GRPO completions: four Kaggle runs on an RTX PRO 6000 and two Colab T4 runs"), scored before any model change, with their
+// own bars at the end: Qwen3-1.7B-Base 16-bit LoRA on an RTX PRO 6000 Blackwell under vLLM 0.18 at four GRPO settings
+// (dzungphieuluuky/ToolFormer), Llama 3.1 8B QLoRA on a T4 (Freakz3z/ShiTongTian_LLM), Qwen3-4B-Base LoRA on a T4
+// (AbdullahFageeh/colab).
+const LONGTAIL_GRPO_ROW = /^(toolformer|freakz3z|abdullahfageeh)-grpo-/;
+const longtailGrpoRows = rows.filter((r) => LONGTAIL_GRPO_ROW.test(r.id));
 // Fine-tuning rows from three sources new to the set (docs/time-model.md "torchtune against PEFT on RTX 4090s and two
 // LLaMA-Factory LoRA runs"), scored before any model change, with their own bars at the end: BenjaminBossan/peft-experiments'
 // torchtune and PEFT logs on one and two RTX 4090, hiyouga/LlamaFactory#6958's RTX 5090 run and a V100S run of the same recipe.
@@ -460,6 +467,7 @@ const earlierRows = rows.filter(
     !RICOCQG_ROW.test(r.id) &&
     !UNSLOTH_GRPO_COPIES_ROW.test(r.id) &&
     !GRPO_USER_RUNS_ROW.test(r.id) &&
+    !LONGTAIL_GRPO_ROW.test(r.id) &&
     !PEFTX_LLAMAFACTORY_ROW.test(r.id) &&
     !UNSLOTHBENCH_ROW.test(r.id) &&
     !TT2264_ROW.test(r.id) &&
@@ -602,8 +610,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.4344);
   });
 
-  it('scores every scorable case (1389: 1374 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1389);
+  it('scores every scorable case (1395: 1380 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1395);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2626,7 +2634,8 @@ describe('time model on the Unsloth MoE and GRPO notebook rows', () => {
         !NEWRL21_ROW.test(r.id) &&
         !RICOCQG_ROW.test(r.id) &&
         !UNSLOTH_GRPO_COPIES_ROW.test(r.id) &&
-        !GRPO_USER_RUNS_ROW.test(r.id),
+        !GRPO_USER_RUNS_ROW.test(r.id) &&
+        !LONGTAIL_GRPO_ROW.test(r.id),
     );
     const s = summarizeThroughput('rl', rl);
     expect(s.count).toBe(8);
@@ -2757,13 +2766,15 @@ describe('time model on the Unsloth FP8 L4 and gpt-oss rollout notebook rows', (
   // -6.9%, -6.2%: RICOCQG_ROW): 62 rows, 9.7% / 32.3%. With three Unsloth GRPO notebook runs from new sources (-0.6%,
   // +3.6%, +3.8%: UNSLOTH_GRPO_COPIES_ROW): 65 rows, 8.8% / 31.8%; 9.6% / 31.8% with TRL's fetches around the rollout
   // (time/trainer-fetch.ts: rycerzes -6.0% -> -10.7%, huggingface/open-r1#100 -4.2% -> -4.6%). With ten Unsloth GRPO
-  // runs from eight new repositories (GRPO_USER_RUNS_ROW, -11.4..+30.3%): 75 rows, 8.8% / 30.9%.
-  it('every RL row together (75, out of sample): median <= 20%, p90 <= 95%', () => {
+  // runs from eight new repositories (GRPO_USER_RUNS_ROW, -11.4..+30.3%): 75 rows, 8.8% / 30.9%. With six GRPO runs from
+  // three new repositories (LONGTAIL_GRPO_ROW: +31.4%, +136.3%, +230.7%, +191.6%, -6.7%, +10.3%): 81 rows, 8.9% / 33.8%,
+  // unchanged with the ToolFormer rows' forced old log-probs forward (+26.5%, +120.1%, +210.2%, +173.3%).
+  it('every RL row together (81, out of sample): median <= 20%, p90 <= 95%', () => {
     const s = summarizeThroughput(
       'rl',
       rows.filter((r) => !r.inSample && r.kind === 'rl'),
     );
-    expect(s.count).toBe(75);
+    expect(s.count).toBe(81);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.2);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.95);
   });
@@ -4461,6 +4472,57 @@ describe('time model on Unsloth GRPO runs from eight new repositories', () => {
     expect(s.count).toBe(10);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.079);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.31);
+  });
+});
+
+// LONGTAIL_GRPO_ROW: six Unsloth GRPO runs users saved with their outputs in three new repositories, scored before any model
+// change (docs/time-model.md "Long-tailed GRPO completions: four Kaggle runs on an RTX PRO 6000 and two Colab T4 runs";
+// the ToolFormer rows then priced with their build's forced old log-probs forward). The three ToolFormer rows 36% or more off log a generation batch's longest completion at 3.4-5.0x its
+// mean (the mean of the per-step completions/max_length over the mean of completions/mean_length), where
+// time/completion-length.ts puts the longest of 16 at 1.63x; their batch of 8 at 1.65x against 1.47x reads +31.4% (+26.5% with the forced forward).
+describe('time model on Unsloth GRPO runs with long-tailed completions from three new repositories', () => {
+  const err = Object.fromEntries(longtailGrpoRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'abdullahfageeh-grpo-qwen3-4b-t4': 0.103,
+    'freakz3z-grpo-llama3.1-8b-t4': -0.067,
+    'toolformer-grpo-qwen3-1.7b-pro6000-g4-ga4-16k': 2.307,
+    'toolformer-grpo-qwen3-1.7b-pro6000-g4-ga4-8k': 1.916,
+    'toolformer-grpo-qwen3-1.7b-pro6000-g8-ga2-cispo': 0.314,
+    'toolformer-grpo-qwen3-1.7b-pro6000-g8-ga4-dapo': 1.363,
+  };
+  it('holds the six rows, out of sample', () => {
+    holdsOutOfSample(longtailGrpoRows, err, Object.keys(first).sort());
+  });
+
+  // 83.9% / 230.7% first scored; 73.3% / 210.3% with Unsloth 2026.3.17's old log-probs forward under vLLM (the ToolFormer
+  // rows' old_logprobs 'vllm-forced', TimeOptions.vllmOldLogprobs): +31.4% -> +26.5%, +136.3% -> +120.1%, +230.7% ->
+  // +210.2%, +191.6% -> +173.3%.
+  it('none further off than first scored; the six at median <= 73.3%, p90 <= 210.3%', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+    const s = summarizeThroughput('rl', longtailGrpoRows);
+    expect(s.count).toBe(6);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.733);
+    expect(s.p90AbsError).toBeLessThanOrEqual(2.103);
+  });
+
+  it("prices the ToolFormer rows' forced old log-probs forward: each row nearer than first scored", () => {
+    for (const id of Object.keys(first).filter((k) => k.startsWith('toolformer-')))
+      expect(Math.abs(err[id]!), id).toBeLessThan(Math.abs(first[id]!) - 0.03);
+  });
+
+  it('estimates every ToolFormer row too fast, the most where the logged longest is furthest past the mean', () => {
+    const tf = longtailGrpoRows.filter((r) => r.id.startsWith('toolformer-'));
+    expect(tf.length).toBe(4);
+    for (const r of tf) expect(r.error, r.id).toBeGreaterThan(0);
+    // Batch 8 at 1.65x the mean (+31%) against batch 16 at 3.4x, 4.5x and 5.0x.
+    expect(err['toolformer-grpo-qwen3-1.7b-pro6000-g8-ga2-cispo']!).toBeLessThan(
+      Math.min(
+        err['toolformer-grpo-qwen3-1.7b-pro6000-g8-ga4-dapo']!,
+        err['toolformer-grpo-qwen3-1.7b-pro6000-g4-ga4-8k']!,
+        err['toolformer-grpo-qwen3-1.7b-pro6000-g4-ga4-16k']!,
+      ),
+    );
   });
 });
 

@@ -7,6 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { RawFlags } from '../../src/schema/flags.js';
 import { objectiveTimeOf } from '../helpers/objective-time.js';
+import { paramCounts } from '../../src/core/model/params.js';
+import { estimateObjectiveTime } from '../../src/core/time/objective.js';
+import { findGpu } from '../../src/io/load-catalog.js';
+import { resolveModel } from '../../src/io/load-model.js';
+import { optionsFromFlags } from '../../src/schema/flags.js';
+import { timeOptionsFromFlags } from '../../src/schema/time.js';
 
 function phases(flags: RawFlags) {
   const f: RawFlags = {
@@ -48,5 +54,36 @@ describe("GRPO's old log-probs forward", () => {
     const v = phases({ framework: 'unsloth', rollout: 'vllm-colocate' });
     const hf = phases({ framework: 'unsloth', rollout: 'hf' });
     expect(v.training).toBeCloseTo(hf.training, 6);
+  });
+
+  it('a build that forces it under vLLM (Unsloth 2026.3.17: TimeOptions.vllmOldLogprobs) pays one forward more; generate() none', () => {
+    const f: RawFlags = {
+      model: 'qwen2.5-1.5b',
+      gpu: 'h100-sxm',
+      method: 'lora',
+      framework: 'unsloth',
+      objective: 'grpo',
+      generations: 8,
+      batch: 8,
+      'completion-tokens': 256,
+      'prompt-tokens': 128,
+    };
+    const run = (rollout: string, forced: boolean) => {
+      const flags: RawFlags = { ...f, rollout };
+      const arch = resolveModel(String(flags.model));
+      const o = optionsFromFlags(flags);
+      const t = timeOptionsFromFlags(flags, o);
+      if (forced) t.vllmOldLogprobs = true;
+      const r = estimateObjectiveTime(arch, o, findGpu('h100-sxm'), t, paramCounts(arch).total);
+      return {
+        training: r.objectivePhases.policyTraining,
+        forward: r.phases.find((p) => p.phase === 'forward')!.seconds,
+      };
+    };
+    const plain = run('vllm-colocate', false);
+    const forced = run('vllm-colocate', true);
+    expect(plain.forward).toBeGreaterThan(0);
+    expect(forced.training - plain.training).toBeCloseTo(plain.forward, 3);
+    expect(run('hf', true).training).toBeCloseTo(run('hf', false).training, 6);
   });
 });

@@ -591,9 +591,12 @@ function autocastDecodeOps(m: ModelFacts, p: EstimateOptions): number {
  * Whether the engine's GRPO trainer scores each generation batch with the policy before training on it
  * (FrameworkProfile.grpoOldLogprobs): with a vLLM rollout (its importance-sampling correction, on by default), or
  * when gradient_accumulation_steps is not a multiple of steps_per_generation (grpo_trainer.py at TRL v1.9.0,
- * `_generate_and_score_completions`).
+ * `_generate_and_score_completions`); and under any vLLM rollout where the measured build forced it
+ * (TimeOptions.vllmOldLogprobs).
  */
 function oldLogprobsPass(p: EstimateOptions, t: TimeOptions, o: EstimateOptions): boolean {
+  // A trainer build that runs the pass under any vLLM rollout (TimeOptions.vllmOldLogprobs: Unsloth 2026.3.17).
+  if (t.vllmOldLogprobs === true && !generatesInTrainer(o.rollout)) return true;
   if (FRAMEWORKS[p.framework].grpoOldLogprobs !== true) return false;
   const spg = o.stepsPerGeneration ?? t.gradAccum;
   return !generatesInTrainer(o.rollout) || t.gradAccum % spg !== 0;
