@@ -395,6 +395,10 @@ const TRAINING_HUB_ROW = /^traininghub-/;
 const trainingHubRows = rows.filter((r) => TRAINING_HUB_ROW.test(r.id));
 const QWEN35_FSDP2_PR_ROW = /^hf48692-/;
 const qwen35Fsdp2PrRows = rows.filter((r) => QWEN35_FSDP2_PR_ROW.test(r.id));
+// MoE fine-tuning rows of gpt-oss-20b and Qwen3-30B-A3B (the OpenAI cookbook's TRL recipe, its Azure rerun, Unsloth
+// notebook runs kept in the notebooks' history), scored apart below.
+const MOEFT_ROW = /^moeft-/;
+const moeftRows = rows.filter((r) => MOEFT_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -464,7 +468,8 @@ const earlierRows = rows.filter(
     !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
     !GPT2DDP_ROW.test(r.id) &&
     !TRAINING_HUB_ROW.test(r.id) &&
-    !QWEN35_FSDP2_PR_ROW.test(r.id),
+    !QWEN35_FSDP2_PR_ROW.test(r.id) &&
+    !MOEFT_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -583,19 +588,22 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 10.9% and 38.9% over 373 rows once the recompute left out the output layer and the loss (which no engine re-runs).
   // 10.91% over 387 rows: training_hub's Granite 3.3 SFT table and huggingface/transformers#48692's Qwen3.5-9B step
   // (TRAINING_HUB_ROW, QWEN35_FSDP2_PR_ROW: +19.8%, +12.8%, +1.1%, -5.1%, +37.5%, scored before any model change).
-  it('out-of-sample training rows: median |error| <= 10.91%, p90 <= 39%', () => {
+  // 11.15% over 393 rows: the six MoE fine-tuning rows (MOEFT_ROW: +96.3%, +86.6%, +35.0%, -32.5%, -21.7%, +7.8%
+  // scored before any model change; the two cookbook-recipe rows +57.0% and +53.2% with ParamWrapper's per-access
+  // rebuild in the expert loop), all above the old median (p90 38.996%).
+  it('out-of-sample training rows: median |error| <= 11.15%, p90 <= 39%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1091);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1115);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.39);
   });
 
-  it('scores every scorable case (1339: 1324 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1339);
+  it('scores every scorable case (1345: 1330 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1345);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2506,7 +2514,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !AXOLOTL_L4_EARLY_ROW.test(r.id) &&
         !GPT2DDP_ROW.test(r.id) &&
         !TRAINING_HUB_ROW.test(r.id) &&
-        !QWEN35_FSDP2_PR_ROW.test(r.id),
+        !QWEN35_FSDP2_PR_ROW.test(r.id) &&
+        !MOEFT_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -4758,5 +4767,38 @@ describe("time model on training_hub's Granite 3.3 SFT table and huggingface/tra
       expect(h.measured).toBeGreaterThan(a.measured);
       expect(h.estimated).toBeGreaterThan(a.estimated);
     }
+  });
+});
+
+// MoE fine-tuning rows (MOEFT_ROW), scored before any model change: the OpenAI cookbook's gpt-oss-20b TRL recipe on
+// one H100 +96.3% and its Azure rerun on an H100 NVL +86.6% (transformers 4.55's expert loop, PEFT target_parameters
+// on three layers' experts: +57.0% and +53.2% with ParamWrapper's W + ΔW rebuilt at each hit expert's access,
+// time/param-wrapper.ts expertParamLoraWork), Unsloth's gpt-oss-20b notebook on an RTX 4090 (2025.9.7) +35.0% and on a
+// T4 under 2025.8.4 and 2025.10.9 -32.5% and -21.7%, the Qwen3-30B-A3B A100 notebook's 200-step run +7.8%.
+describe('time model on the MoE fine-tuning rows of the cookbook recipe and the Unsloth notebooks', () => {
+  const err = Object.fromEntries(moeftRows.map((r) => [r.id, r.error]));
+  const now: Record<string, number> = {
+    'moeft-davidshare-gptoss20b-lora-1xh100nvl': 0.532,
+    'moeft-oaicookbook-gptoss20b-lora-1xh100': 0.57,
+    'moeft-unslothnb-gptoss20b-4090-qlora-u2509': 0.35,
+    'moeft-unslothnb-gptoss20b-t4-qlora-u2508-4': -0.325,
+    'moeft-unslothnb-gptoss20b-t4-qlora-u2510': -0.217,
+    'moeft-unslothnb-qwen3moe-a100-lora-200steps': 0.078,
+  };
+  it('holds the six rows out of sample', () => {
+    holdsOutOfSample(moeftRows, err, Object.keys(now).sort());
+  });
+
+  it('reads no further off than it did', () => {
+    for (const [id, e] of Object.entries(now))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it("prices the cookbook recipe's expert adapters: both rows slower than without them, still fast", () => {
+    for (const id of [
+      'moeft-oaicookbook-gptoss20b-lora-1xh100',
+      'moeft-davidshare-gptoss20b-lora-1xh100nvl',
+    ])
+      expect(err[id]!, id).toBeLessThan(0.6);
   });
 });
