@@ -244,6 +244,9 @@ export function caseInputs(c: ThroughputCase): {
   if (c.moe_dispatch === 'loop') time.moeLoop = true;
   // A run that replaced a dense MoE block's experts with per-expert linears run one by one (the case says so).
   if (c.moe_dispatch === 'dense-loop') time.denseMoeLoop = true;
+  // A run whose PEFT target_parameters adapted some MoE layers' fused experts (the case says how many).
+  if (c.expert_param_lora_layers !== undefined)
+    time.expertParamLoraLayers = c.expert_param_lora_layers;
   // A transformers generate that ran every routed expert on every token (gpt-oss before transformers 5; the case says so).
   if (c.generate_experts === 'all') time.generateAllExperts = true;
   // A DeepSpeed build that hooked the modules inside the sparse MoE blocks (before v0.18.0; the case says so).

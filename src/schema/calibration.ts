@@ -161,6 +161,11 @@ export const throughputCaseSchema = z.looseObject({
    */
   moe_dispatch: z.enum(['loop', 'dense-loop']).optional(),
   /**
+   * The run's PEFT target_parameters adapted the fused experts' gate_up_proj and down_proj of this many MoE layers
+   * (beside the flags' LoRA targets): sets TimeOptions.expertParamLoraLayers.
+   */
+  expert_param_lora_layers: z.number().int().positive().optional(),
+  /**
    * The rollout's transformers `generate` ran every routed expert on every token (transformers 4.55-4.57 GptOssExperts
    * outside training): sets TimeOptions.generateAllExperts.
    */

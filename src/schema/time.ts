@@ -241,6 +241,13 @@ export interface TimeOptions {
    */
   denseMoeLoop?: boolean;
   /**
+   * PEFT LoRA on the fused experts' gate_up_proj and down_proj of this many MoE layers through ParamWrapper
+   * (LoraConfig.target_parameters naming those layers), beside the options' LoRA targets: their ΔW and W + ΔW work
+   * (time/param-wrapper.ts expertParamLoraWork), W + ΔW rebuilt at each hit expert's access where the experts loop.
+   * No flag sets it; `validate --throughput` does for rows of such runs (their `expert_param_lora_layers`).
+   */
+  expertParamLoraLayers?: number;
+  /**
    * The run quantized the MoE's fused 3-D expert parameters at load (EstimateContext.quantizedExperts: axolotl's
    * quantize_moe_experts), so no routed expert is left in floating point (time/float-experts.ts): each access of a
    * layer's expert stack dequantizes all of it through the parametrization (axolotl-ai-cloud/axolotl@067b021c

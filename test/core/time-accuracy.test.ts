@@ -407,6 +407,11 @@ const qwen35Fsdp2PrRows = rows.filter((r) => QWEN35_FSDP2_PR_ROW.test(r.id));
 // its own bars at the end: Mistral-7B full fp16 and NF4 QLoRA on one A100 and over FSDP1 on two, padded and padding-free.
 const FMSORCA_ROW = /^fmsorca-/;
 const fmsorcaRows = rows.filter((r) => FMSORCA_ROW.test(r.id));
+
+// MoE fine-tuning rows of gpt-oss-20b and Qwen3-30B-A3B (the OpenAI cookbook's TRL recipe, its Azure rerun, Unsloth
+// notebook runs kept in the notebooks' history), scored apart below.
+const MOEFT_ROW = /^moeft-/;
+const moeftRows = rows.filter((r) => MOEFT_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -478,7 +483,8 @@ const earlierRows = rows.filter(
     !GPT2DDP_ROW.test(r.id) &&
     !TRAINING_HUB_ROW.test(r.id) &&
     !QWEN35_FSDP2_PR_ROW.test(r.id) &&
-    !FMSORCA_ROW.test(r.id),
+    !FMSORCA_ROW.test(r.id) &&
+    !MOEFT_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -599,19 +605,22 @@ describe('time model accuracy on the shipped throughput set', () => {
   // (TRAINING_HUB_ROW, QWEN35_FSDP2_PR_ROW: +19.8%, +12.8%, +1.1%, -5.1%, +37.5%, scored before any model change).
   // 11.21% / 43.44% over 403 rows: fms-acceleration's OrcaMath padding-free CSV (FMSORCA_ROW, sixteen rows scored before
   // any model change, all too fast: +7.7..+24.6% on one A100, +45.8..+418.3% over FSDP1 on two; nine in "Known misses").
-  it('out-of-sample training rows: median |error| <= 11.21%, p90 <= 43.44%', () => {
+  // 11.34% / 44.26% over 409 rows: the six MoE fine-tuning rows (MOEFT_ROW: +96.3%, +86.6%, +35.0%, -32.5%, -21.7%,
+  // +7.8% scored before any model change; the two cookbook-recipe rows +57.0% and +53.2% with ParamWrapper's per-access
+  // rebuild in the expert loop), all above the old median.
+  it('out-of-sample training rows: median |error| <= 11.34%, p90 <= 44.26%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1121);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.4344);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1134);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
   });
 
-  it('scores every scorable case (1395: 1380 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1395);
+  it('scores every scorable case (1401: 1386 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1401);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2565,7 +2574,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !GPT2DDP_ROW.test(r.id) &&
         !TRAINING_HUB_ROW.test(r.id) &&
         !QWEN35_FSDP2_PR_ROW.test(r.id) &&
-        !FMSORCA_ROW.test(r.id),
+        !FMSORCA_ROW.test(r.id) &&
+        !MOEFT_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -4915,5 +4925,38 @@ describe("time model on fms-acceleration's OrcaMath padding-free benchmark", () 
         expect(b8.measured).toBeGreaterThan(b4.measured);
         expect(b8.estimated).toBeGreaterThan(b4.estimated);
       }
+  });
+});
+
+// MoE fine-tuning rows (MOEFT_ROW), scored before any model change: the OpenAI cookbook's gpt-oss-20b TRL recipe on
+// one H100 +96.3% and its Azure rerun on an H100 NVL +86.6% (transformers 4.55's expert loop, PEFT target_parameters
+// on three layers' experts: +57.0% and +53.2% with ParamWrapper's W + ΔW rebuilt at each hit expert's access,
+// time/param-wrapper.ts expertParamLoraWork), Unsloth's gpt-oss-20b notebook on an RTX 4090 (2025.9.7) +35.0% and on a
+// T4 under 2025.8.4 and 2025.10.9 -32.5% and -21.7%, the Qwen3-30B-A3B A100 notebook's 200-step run +7.8%.
+describe('time model on the MoE fine-tuning rows of the cookbook recipe and the Unsloth notebooks', () => {
+  const err = Object.fromEntries(moeftRows.map((r) => [r.id, r.error]));
+  const now: Record<string, number> = {
+    'moeft-davidshare-gptoss20b-lora-1xh100nvl': 0.532,
+    'moeft-oaicookbook-gptoss20b-lora-1xh100': 0.57,
+    'moeft-unslothnb-gptoss20b-4090-qlora-u2509': 0.35,
+    'moeft-unslothnb-gptoss20b-t4-qlora-u2508-4': -0.325,
+    'moeft-unslothnb-gptoss20b-t4-qlora-u2510': -0.217,
+    'moeft-unslothnb-qwen3moe-a100-lora-200steps': 0.078,
+  };
+  it('holds the six rows out of sample', () => {
+    holdsOutOfSample(moeftRows, err, Object.keys(now).sort());
+  });
+
+  it('reads no further off than it did', () => {
+    for (const [id, e] of Object.entries(now))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it("prices the cookbook recipe's expert adapters: both rows slower than without them, still fast", () => {
+    for (const id of [
+      'moeft-oaicookbook-gptoss20b-lora-1xh100',
+      'moeft-davidshare-gptoss20b-lora-1xh100nvl',
+    ])
+      expect(err[id]!, id).toBeLessThan(0.6);
   });
 });

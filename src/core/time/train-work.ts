@@ -36,7 +36,7 @@ import {
 } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
-import { deltaWork, NO_DELTA } from './param-wrapper.js';
+import { deltaWork, expertParamLoraWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
@@ -680,7 +680,7 @@ function expertWork(
   w: WorkLayout,
   dispatch: MoeDispatch,
   paramWrapper: boolean,
-  t: Pick<TimeOptions, 'denseMoeLoop' | 'alignPermute'>,
+  t: Pick<TimeOptions, 'denseMoeLoop' | 'alignPermute' | 'expertParamLoraLayers'>,
   fe: FloatExperts | null = null,
 ) {
   if (m.experts <= 1 || m.moeLayers === 0) return { ...NO_EXPERT_WORK, dispatch };
@@ -703,7 +703,14 @@ function expertWork(
   const denseLoop = dense && t.denseMoeLoop === true;
   // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
-  const delta = paramWrapper ? deltaWork(m, o, w.lora, w.tp, layers, eb) : NO_DELTA;
+  // PEFT target_parameters on some layers' experts (TimeOptions.expertParamLoraLayers): each hit expert of a loop
+  // reads the parametrized weights once (time/param-wrapper.ts expertParamLoraWork).
+  const pl = t.expertParamLoraLayers;
+  const delta = !paramWrapper
+    ? NO_DELTA
+    : pl !== undefined && w.lora
+      ? expertParamLoraWork(m, o, w.tp, layers, eb, pl, loop ? hit : 1)
+      : deltaWork(m, o, w.lora, w.tp, layers, eb);
   const lt = moeLoopTraffic(m, o, w.tokens, w.layersHere, loop, w.tp);
   return {
     fwdFlops,
