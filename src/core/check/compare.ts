@@ -16,14 +16,15 @@ import type { RunPlan } from '../../schema/measured.js';
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
  * - training: 387 rows, p90 0.389 (Qwen3-0.6B full fine-tune over DDP on four H100, scicom, -38.9%; the recompute leaves
  *   out the output layer and the loss).
- * - decode: 194 rows, p90 0.227 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 2 on an RTX 3090, +22.7%).
+ * - decode: 208 rows, p90 0.283 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 8 on an RTX 4090, +28.3%; the
+ *   band rose from 0.23 with the MoE microbatch rows of ggml-org/llama.cpp#15525 and ggml-org/llama.cpp#15631).
  * - serving: 668 rows, p90 0.581 (GPUStack's GLM-4.5-Air over TP 4 on four A100 80GB under vLLM v0.11.0, a burst of
  *   500 prompts of 2k tokens, +58.1%).
  * - rl: 75 rows, p90 0.307 (a Colab T4 run of Unsloth's Qwen3 (4B) GRPO notebook with vLLM 0.9.2, mavector, +30.7%).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.39, decode: 0.23, serving: 0.59, rl: 0.31 } as const;
+export const TIME_UNCERTAINTY = { training: 0.39, decode: 0.29, serving: 0.59, rl: 0.31 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
