@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-)/;
+  /^(oci-mi300x-|llamacpp-15525-|llamacpp-15631-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -619,8 +619,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
   });
 
-  it('scores every scorable case (1401: 1386 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1401);
+  it('scores every scorable case (1415: 1400 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1415);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1877,8 +1877,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 817 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(817);
+  it('scores the 831 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(831);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2106,8 +2106,10 @@ const ENGINE_BARS = {
   // DeepSeek-R1 UD-IQ1_S row on 2x H100 (+440.4%), scored before any change, 153 rows, 7.0% / 21.3%. With
   // willettAMT/perf-analysis-modeling-project's L40S tg128 (-7.0%) and calebcoffie.com's two Gemma 3 4B rows on an RTX 3090
   // (+20.3%, +18.4%), scored before any change, 156 rows, 7.0% / 21.3%. With ggml-org/llama.cpp#20835's RTX 5090 tg128
-  // (+57.8%, scored before any change), 157 rows, 7.0% / 22.0%.
-  'decode engine:llama.cpp': { count: 157, median: 0.073, p90: 0.221 },
+  // (+57.8%, scored before any change), 157 rows, 7.0% / 22.0%. With ggml-org/llama.cpp#15525's seven DeepSeek-V2-Lite
+  // Q4_0 microbatch rows on an RTX 3090 (+13.2..+123.4%) and ggml-org/llama.cpp#15631's seven Qwen3-30B-A3B Q4_0
+  // microbatch rows on an RTX 4090 (-16.9..+57.4%), scored before any change, 171 rows, 7.3% / 28.2%.
+  'decode engine:llama.cpp': { count: 171, median: 0.074, p90: 0.282 },
   // 44 rows of the earlier sources: 10.4% / 29.1% before FlashInfer's CUTLASS NVFP4 MoE call (engines/moe-call.ts),
   // 10.4% / 26.7% with it; with the four rows of AMD's MI300X page and tenstorrent/tt-inference-server#356 (scored
   // before any change, +17..+147%), 48 rows, 11.7% / 43.9%; 10.4% / 26.7% with the attention layers' eager calls

@@ -16,7 +16,8 @@ import type { RunPlan } from '../../schema/measured.js';
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
  * - training: 403 rows, p90 0.434 (a DeepSpeed gist's LLaMA-7B ZeRO-3 with checkpointing on eight A800, chenyaofo,
  *   +43.4%; fms-acceleration's OrcaMath padding-free rows, nine of them past it, took it up from 0.389).
- * - decode: 194 rows, p90 0.227 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 2 on an RTX 3090, +22.7%).
+ * - decode: 208 rows, p90 0.283 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 8 on an RTX 4090, +28.3%; the
+ *   band rose from 0.23 with the MoE microbatch rows of ggml-org/llama.cpp#15525 and ggml-org/llama.cpp#15631).
  * - serving: 668 rows, p90 0.581 (GPUStack's GLM-4.5-Air over TP 4 on four A100 80GB under vLLM v0.11.0, a burst of
  *   500 prompts of 2k tokens, +58.1%).
  * - rl: 81 rows, p90 0.338 (Hands-On LLMs' chapter 12 TinyLlama QLoRA DPO step on a T4, handsonllm-ch12-dpo-tinyllama-qlora-t4,
@@ -24,7 +25,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.45, decode: 0.23, serving: 0.59, rl: 0.34 } as const;
+export const TIME_UNCERTAINTY = { training: 0.45, decode: 0.29, serving: 0.59, rl: 0.34 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
