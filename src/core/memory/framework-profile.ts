@@ -36,6 +36,16 @@ export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 
 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
+/** FrameworkProfile.vocabParallel: what the engine's vocabulary-parallel layers run each forward. */
+export interface VocabParallelProfile {
+  /** The embedding all-reduces its masked lookup's output (tokens x hidden, 16-bit). */
+  embeddingAllReduce: boolean;
+  /** Bytes of one logit as the shards are gathered (the head's output dtype). */
+  logitBytes: number;
+  /** Bytes read and written a logit by the copy that lays the gathered shards out along the vocabulary. */
+  reorderBytesPerLogit: number;
+}
+
 export interface FrameworkProfile
   extends
     EagerLayerProfile,
@@ -447,6 +457,15 @@ export interface FrameworkProfile
   allReduceSeconds?: number;
   /** Its two-stage kernel above the one-stage sizes (layout-profiles.ts); absent: allReduceSeconds throughout. */
   twoStageAllReduce?: TwoStageAllReduce;
+  /**
+   * Time: the vocabulary-parallel embedding and output layer under tensor parallelism (time/vocab-parallel.ts). The
+   * embedding's masked lookup ends in one all-reduce of the forward's tokens x hidden on the layers' all-reduce path
+   * (`embeddingAllReduce`); the output layer's logit shards, `logitBytes` a logit in the head's dtype, are gathered
+   * by NCCL after the forward (an all-gather, or a gather to the sampling rank: the receiving rank takes the same
+   * bytes), then laid out as one [rows, vocabulary] tensor by a copy that reads and writes each logit
+   * (`reorderBytesPerLogit`). Absent: a replicated embedding and head, or no tensor parallelism through this path.
+   */
+  vocabParallel?: VocabParallelProfile;
   /**
    * Time: GPU seconds each kernel of a CUDA-graph decode step costs beyond its bytes (engines/graph-kernel.ts: the
    * kernel boundary's setup, teardown and memory-pipeline bubble, which the graph does not remove). Absent:
