@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { decodeTpSeconds } from '../../src/core/time/decode-tp.js';
+import { vocabParallelLogitsSeconds } from '../../src/core/time/vocab-parallel.js';
 import { gpuRates } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
 import { SGLANG_TWO_STAGE_ALL_REDUCE } from '../../src/core/engines/sglang/all-reduce.js';
@@ -22,19 +23,22 @@ const opts = (o: Partial<EstimateOptions>): EstimateOptions => ({
   ...o,
 });
 const rates = (gpu: string, tp = 8) => gpuRates(findGpu(gpu), defaultTimeOptions(tp));
-// One decode step's all-reduces: 2 a layer of batch x hidden x 2 bytes.
-const calls = 2 * llama70b.layers;
+// One decode step's all-reduces: 2 a layer of batch x hidden x 2 bytes, and the vocabulary-parallel embedding's.
+const calls = 2 * llama70b.layers + 1;
+/** A step's all-reduces of the hidden state alone: less the logits' gather (time/vocab-parallel.ts). */
+const reduces = (o: EstimateOptions, batch: number, r: ReturnType<typeof rates>) =>
+  decodeTpSeconds(llama70b, o, batch, r) - vocabParallelLogitsSeconds(llama70b, o, batch, r);
 
 describe("SGLang's two-stage custom all-reduce", () => {
   it('prices a call from 256 KiB at 8 ranks as the timed fixed part plus its bus bytes', () => {
     const r = rates('h100-sxm');
     const batch = 64; // 64 x 8192 x 2 = 1 MiB
     const bytes = batch * llama70b.hidden * 2;
-    const perCall = decodeTpSeconds(llama70b, opts({ batch }), batch, r) / calls;
+    const perCall = reduces(opts({ batch }), batch, r) / calls;
     const two = SGLANG_TWO_STAGE_ALL_REDUCE;
     expect(perCall).toBeCloseTo(two.seconds + (2 * bytes * 7) / 8 / two.busBytesPerSecond, 9);
     // vLLM's profile keeps the one-stage pricing at the same call.
-    const vllm = decodeTpSeconds(llama70b, opts({ batch, framework: 'vllm' }), batch, r) / calls;
+    const vllm = reduces(opts({ batch, framework: 'vllm' }), batch, r) / calls;
     expect(perCall).toBeGreaterThan(vllm * 1.3);
   });
 

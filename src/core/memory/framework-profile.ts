@@ -22,17 +22,19 @@ export type { CacheLayoutProfile, PrefillParallel, RowSplitProfile } from './lay
 import type { AdmissionReserve, CacheLayoutProfile, ServerStart } from './layout-profiles.js';
 import type { PrefillLayerKernels, RowSplitProfile, TwoStageAllReduce } from './layout-profiles.js';
 import type { TorchGroupedMmProfile } from './grouped-mm-profile.js';
+import type {
+  DecodeGraphBuild,
+  GradReduceWidth,
+  ServingFrontend,
+  VocabParallelProfile,
+} from './profile-types.js';
+export type {
+  DecodeGraphBuild,
+  GradReduceWidth,
+  ServingFrontend,
+  VocabParallelProfile,
+} from './profile-types.js';
 import type { GradClip, MoeLoopTraffic, ShardedTrainingProfile } from './trainer-loop-profile.js';
-
-/** How wide a data-parallel gradient reduce is (FrameworkProfile.gradReduce). */
-export type GradReduceWidth = 'grad' | 'compute' | number;
-
-/**
- * A llama.cpp-style build's decode graph, oldest first: every op its own kernel (`unfused`); ops fused but not the MoE
- * routing ops or the mat-vecs' epilogues (`no-moe-fusion`); MoE routing fused but not the mat-vecs' epilogues
- * (`no-gemv-fusion`); everything the engine now fuses (`fused`). Read from TimeOptions (time/decode-host.ts).
- */
-export type DecodeGraphBuild = 'unfused' | 'no-moe-fusion' | 'no-gemv-fusion' | 'fused';
 
 export type { DecodeAttentionFamily } from './unsplit-decode-walk.js';
 
@@ -454,6 +456,15 @@ export interface FrameworkProfile
   /** Its two-stage kernel above the one-stage sizes (layout-profiles.ts); absent: allReduceSeconds throughout. */
   twoStageAllReduce?: TwoStageAllReduce;
   /**
+   * Time: the vocabulary-parallel embedding and output layer under tensor parallelism (time/vocab-parallel.ts). The
+   * embedding's masked lookup ends in one all-reduce of the forward's tokens x hidden on the layers' all-reduce path
+   * (`embeddingAllReduce`); the output layer's logit shards, `logitBytes` a logit in the head's dtype, are gathered
+   * by NCCL after the forward (an all-gather, or a gather to the sampling rank: the receiving rank takes the same
+   * bytes), then laid out as one [rows, vocabulary] tensor by a copy that reads and writes each logit
+   * (`reorderBytesPerLogit`). Absent: a replicated embedding and head, or no tensor parallelism through this path.
+   */
+  vocabParallel?: VocabParallelProfile;
+  /**
    * Time: GPU seconds each kernel of a CUDA-graph decode step costs beyond its bytes (engines/graph-kernel.ts: the
    * kernel boundary's setup, teardown and memory-pipeline bubble, which the graph does not remove). Absent:
    * time/train-work.ts GRAPH_KERNEL_SECONDS.
@@ -770,23 +781,7 @@ export interface FrameworkProfile
   vllmSyncTensorSeconds?: number;
 }
 
-// Upcast loss (HF ForCausalLMLoss `logits.float()`, torchtune/torchtitan `.float()` before cross_entropy):
-// forward holds the 16-bit logits, an fp32 copy and the fp32 log_softmax output; backward holds
-// log_softmax's saved output, the incoming gradient and the input gradient, all fp32 (memory.ts
-// UPCAST_BACKWARD_PER_VOCAB; huggingface/transformers#30860 shows the upcast dominating).
-export const UPCAST_LOSS = { upcast: true };
-
-// PyTorch CUDA context (lazy loading) + cuBLAS/cuDNN, pytorch/pytorch#86509 (287 MB), #107667 (~300 MB); + NCCL/cuBLASLt: 500 MiB.
-export const TORCH_CONTEXT_MIB = 500;
-// HF "Model training anatomy": 1343 MiB after a process's first CUDA op (https://huggingface.co/docs/transformers/model_memory_anatomy).
-export const HF_CONTEXT_MIB = 1343;
-
-/** A serving engine's frontend costs (FrameworkProfile.servingFrontend). */
-export interface ServingFrontend {
-  requestSeconds: number;
-  tokenSeconds: number;
-  templateParseSeconds: number;
-}
+export { HF_CONTEXT_MIB, TORCH_CONTEXT_MIB, UPCAST_LOSS } from './profile-types.js';
 
 /**
  * Bytes of one trainable adapter element as the engine keeps it (kbitTrainableBf16, castsParamsToComputeDtype,

@@ -9,6 +9,11 @@ import { measuredAllReduceSeconds, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { attentionTpAllReduces, fusedNormKernels, QK_NORM_STAT_BYTES } from './decode-host.js';
 import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+import {
+  embeddingAllReduces,
+  tensorParallelLink,
+  vocabParallelLogitsSeconds,
+} from './vocab-parallel.js';
 
 /** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
 export function stepMatVecs(m: ModelFacts): MatVec[] {
@@ -50,7 +55,9 @@ function twoStageOf(
  * custom all-reduce on ROCm (vllm/distributed/device_communicators/custom_all_reduce.py @v0.6.3: custom_ar is False
  * "For AMD GPUs"; ROCm support came with vllm-project/vllm#14125). A model whose q/k norm spans every head adds, where
  * the engine's table says so, its statistic's all-reduces (decode-host.ts attentionTpAllReduces), each at that small
- * message. Above its one-stage sizes the engine's custom all-reduce runs its two-stage kernel (twoStageOf).
+ * message. Above its one-stage sizes the engine's custom all-reduce runs its two-stage kernel (twoStageOf). Where the
+ * engine's embedding is vocabulary-parallel (FrameworkProfile.vocabParallel) its all-reduce is one more of the hidden
+ * state, and the output layer's logits of `logitRows` sequences are gathered after the forward (vocab-parallel.ts).
  */
 export function decodeTpSeconds(
   m: ModelFacts,
@@ -58,13 +65,14 @@ export function decodeTpSeconds(
   B: number,
   r: GpuRates,
   t?: TimeOptions,
+  logitRows = B,
 ): number {
   const tp = o.tp;
   if (tp <= 1) return 0;
   // A row split gathers each split matrix's result on the main GPU instead (row-split.ts).
   const rows = FRAMEWORKS[o.framework].tpRowSplit;
   if (rows) return rowSplitSeconds(rows, stepMatVecs(m), o, B, r);
-  const tpLink = tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
+  const tpLink = tensorParallelLink(tp, r);
   const own = FRAMEWORKS[o.framework].allReduceSeconds;
   const latency =
     tpLink === r.host
@@ -83,7 +91,13 @@ export function decodeTpSeconds(
         ? two.seconds + (2 * bytes * (tp - 1)) / tp / Math.min(two.busBytesPerSecond, tpLink)
         : 0,
     );
-  // The layers' two of the hidden state, and a full-width q/k norm's of its statistic (decode-host.ts).
+  // The layers' two of the hidden state (and the embedding's), a full-width q/k norm's of its statistic
+  // (decode-host.ts), and the logits' gather.
   const qkNorm = attentionTpAllReduces(m, o, r) * callAt(B * QK_NORM_STAT_BYTES);
-  return 2 * m.layers * callAt(B * m.hidden * 2) + qkNorm;
+  const hiddenReduces = 2 * m.layers + embeddingAllReduces(o);
+  return (
+    hiddenReduces * callAt(B * m.hidden * 2) +
+    qkNorm +
+    vocabParallelLogitsSeconds(m, o, logitRows, r)
+  );
 }

@@ -536,10 +536,10 @@ export function prefillTime(
 }
 
 /**
- * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape,
- * one read of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP the
- * same 2 all-reduces per layer as a decode step, of every prompt token x hidden (Megatron-LM, Shoeybi et al. 2019
- * §3, arXiv 1909.08053: one after attention, one after the MLP, in forward), on the compute stream, not overlapped.
+ * Prefill of `seqs` prompts of `tokens` tokens each: compute-bound GEMMs and attention at the prompt's shape, one read
+ * of the weights, (llama.cpp) the host layers' weights copied over PCIe once per ubatch, and under TP a decode step's
+ * all-reduces of every prompt token x hidden (Megatron-LM §3, arXiv 1909.08053: one after attention, one after the MLP;
+ * a vocabulary-parallel engine's embedding too) and the gather of each prompt's last-token logits, not overlapped.
  */
 export function prefillGpuSeconds(
   m: ModelFacts,
@@ -581,7 +581,7 @@ export function prefillGpuSeconds(
     (attnRate > 0 ? attnFlops / attnRate : 0) +
     read +
     (ubatches * (tr.host + tr.hostExpertsAll * usedExperts(m, ub, tokens * seqs))) / r.host +
-    decodeTpSeconds(m, o, tokens * seqs, r) +
+    decodeTpSeconds(m, o, tokens * seqs, r, undefined, seqs) +
     (tr.fp32Router ?? 0) * tokens * seqs
   );
 }

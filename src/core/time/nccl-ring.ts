@@ -4,9 +4,17 @@
  * NCCL takes for the megabyte buckets ZeRO and DDP reduce and gather): `baseLat + (nsteps - nInterSteps) * intraLat +
  * nInterSteps * interLat`, where a reduce-scatter or all-gather over `nRanks` ranks takes `nRanks - 1` steps of which
  * `nNodes - 1` cross the network, and an all-reduce `2 (nRanks - 1)` of which `2 nNodes`. Inside one node the
- * measured small-message latency stands (train-work.ts ALLREDUCE_LATENCY_NVLINK / _PCIE); across nodes the ring's
+ * measured small-message latency stands (ALLREDUCE_LATENCY_NVLINK / _PCIE below); across nodes the ring's
  * further steps are added at the tuner's per-hop latencies.
  */
+
+// Share of the SMs an overlapped NCCL collective occupies: 24 CTAs of an H100's 132 SMs (nsys trace in
+// https://forums.developer.nvidia.com/t/compute-communication-overlap-causes-severe-gemm-performance-degradation-because-of-tail-effect/337991).
+export const NCCL_SM_SHARE = 24 / 132;
+// NCCL small-message all-reduce latency inside an NVLink node ~ 20-30 µs (nccl-tests all_reduce_perf on
+// 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
+export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
+export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 
 /**
  * Per-step latencies of a ring step under the Simple protocol (tuning.cc v2.20.5-1 `hwLat`, Ring/Simple): 3.4 µs

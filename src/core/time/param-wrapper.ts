@@ -100,3 +100,23 @@ export function expertParamLoraWork(
     bwdBytes: base.bwdBytes + again * ACCESS_BWD_PASSES * bytes * weights,
   };
 }
+
+/**
+ * The expert adapters' W + ΔW work where the engine wraps expert parameters (ParamWrapper): rebuilt at each of
+ * `accesses` reads (each hit expert of a loop) under PEFT target_parameters on `adaptedLayers` layers' experts
+ * (TimeOptions.expertParamLoraLayers, expertParamLoraWork above), else once a forward (deltaWork).
+ */
+export function expertDeltaWork(
+  m: ModelFacts,
+  o: EstimateOptions,
+  lora: boolean,
+  tp: number,
+  layers: number,
+  eb: number,
+  adaptedLayers: number | undefined,
+  accesses: number,
+) {
+  return adaptedLayers !== undefined && lora
+    ? expertParamLoraWork(m, o, tp, layers, eb, adaptedLayers, accesses)
+    : deltaWork(m, o, lora, tp, layers, eb);
+}

@@ -36,7 +36,7 @@ import {
 } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
-import { deltaWork, expertParamLoraWork, NO_DELTA } from './param-wrapper.js';
+import { expertDeltaWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
@@ -187,13 +187,7 @@ const fusedOnHost = (o: EstimateOptions) =>
 // bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
 // is exposed after the last layer's backward.
 export const LAST_BUCKET_BYTES = 25e6;
-// Share of the SMs an overlapped NCCL collective occupies: 24 CTAs of an H100's 132 SMs (nsys trace in
-// https://forums.developer.nvidia.com/t/compute-communication-overlap-causes-severe-gemm-performance-degradation-because-of-tail-effect/337991).
-export const NCCL_SM_SHARE = 24 / 132;
-// NCCL small-message all-reduce latency inside an NVLink node ~ 20-30 µs (nccl-tests all_reduce_perf on
-// 8x A100, 8 B-64 KB rows); PCIe rings ~ 2x (assumed).
-export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
-export const ALLREDUCE_LATENCY_PCIE = 50e-6;
+export { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, NCCL_SM_SHARE } from './nccl-ring.js';
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
 // its own kernels. Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock at transformers 4.40-4.51 (the HF rows' pins): mask
 // select, torch.where (nonzero, the one sync), hidden-state gather and reshape, gate/up/down GEMMs, activation,
@@ -703,14 +697,11 @@ function expertWork(
   const denseLoop = dense && t.denseMoeLoop === true;
   // Experts left in floating point are read at their own width (fp32 where the engine runs PEFT's k-bit upcast).
   const eb = fe?.bytes ?? 2;
-  // PEFT target_parameters on some layers' experts (TimeOptions.expertParamLoraLayers): each hit expert of a loop
-  // reads the parametrized weights once (time/param-wrapper.ts expertParamLoraWork).
+  // Under PEFT target_parameters each hit expert of a loop reads the parametrized weights (param-wrapper.ts).
   const pl = t.expertParamLoraLayers;
-  const delta = !paramWrapper
-    ? NO_DELTA
-    : pl !== undefined && w.lora
-      ? expertParamLoraWork(m, o, w.tp, layers, eb, pl, loop ? hit : 1)
-      : deltaWork(m, o, w.lora, w.tp, layers, eb);
+  const delta = paramWrapper
+    ? expertDeltaWork(m, o, w.lora, w.tp, layers, eb, pl, loop ? hit : 1)
+    : NO_DELTA;
   const lt = moeLoopTraffic(m, o, w.tokens, w.layersHere, loop, w.tp);
   return {
     fwdFlops,

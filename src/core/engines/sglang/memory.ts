@@ -191,6 +191,13 @@ export const SGLANG_MEMORY: FrameworkProfile = {
   allReduceSeconds: VLLM_MEMORY.allReduceSeconds,
   // Above 256 KiB at 8 ranks (512 KiB at 4) that kernel runs its two-stage path, timed apart (engines/sglang/all-reduce.ts).
   twoStageAllReduce: SGLANG_TWO_STAGE_ALL_REDUCE,
+  // Its vocabulary-parallel layers are vLLM's: the embedding's masked lookup all-reduced, the head's 16-bit logits
+  // all-gathered (`tensor_model_parallel_all_gather`, `all_gather_into_tensor` then `movedim` and `reshape`, a copy) on
+  // every rank, inside the captured decode graph (cuda_graph_runner.py `run_once` calls the model's forward, the
+  // logits processor included); each rank then samples (sglang 0.4.6.post5 and 0.5.3 wheels:
+  // srt/layers/vocab_parallel_embedding.py, srt/layers/logits_processor.py `_get_logits`,
+  // srt/distributed/parallel_state.py `all_gather`, https://github.com/sgl-project/sglang/blob/v0.5.3/python/sglang/srt/layers/logits_processor.py).
+  vocabParallel: VLLM_MEMORY.vocabParallel,
   // Its decode reads the KV through the backend it picks by model and GPU (engines/sglang/attention-backend.ts):
   // FlashInfer's batch decode where that is FlashInfer, for K/V heads (not an MLA latent).
   decodeAttention: (modelType, mla, cc) =>

@@ -83,6 +83,28 @@ export const VLLM_SAMPLER_BYTES_PER_LOGIT = 32;
 // temperature, which no option carries (`vllm bench serve` sends temperature 0.0): not counted.
 export const VLLM_SAMPLER_STEP_BYTES_PER_LOGIT = 2 + 4 + 4;
 
+// The vocabulary-parallel layers under TP (VocabParallelEmbedding, LogitsProcessor; the same code in the 0.6.3.post1,
+// 0.7.2 and 0.11.0 wheels). The embedding masks its lookup and all-reduces tokens x hidden inside the captured forward
+// (vllm/model_executor/layers/vocab_parallel_embedding.py `forward`: `tensor_model_parallel_all_reduce(output_parallel)`,
+// https://github.com/vllm-project/vllm/blob/v0.6.3.post1/vllm/model_executor/layers/vocab_parallel_embedding.py).
+// The head's 16-bit logits of the pruned rows (one a running decode sequence, a prompt's last token) are gathered
+// eagerly after the graph (worker/model_runner.py `compute_logits` after `model_executable`; V1
+// v1/worker/gpu_model_runner.py `compute_logits(sample_hidden_states)`): V0 gathers to rank 0 alone, which samples
+// (`torch.distributed.gather` then `torch.cat` along the vocabulary), V1 all-gathers to every rank, which all sample
+// (`use_all_gather`: VLLM_USE_V1; `all_gather_into_tensor` then `movedim` and `reshape`, a copy)
+// (https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/model_executor/layers/logits_processor.py,
+// https://github.com/vllm-project/vllm/blob/v0.11.0/vllm/distributed/device_communicators/base_device_communicator.py).
+// Rank 0 receives the same bytes either way, and the cat or reshape reads and writes each 16-bit logit (2 + 2 B).
+export const VLLM_VOCAB_PARALLEL = {
+  embeddingAllReduce: true,
+  // The head's bf16/fp16 output, gathered as it is
+  // (https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/model_executor/layers/logits_processor.py `_get_logits`).
+  logitBytes: 2,
+  // torch.cat (V0) or the reshape after movedim (V1) reads and writes each 16-bit logit once
+  // (https://github.com/vllm-project/vllm/blob/v0.7.2/vllm/distributed/parallel_state.py `gather`, `all_gather`)
+  reorderBytesPerLogit: 2 + 2,
+} as const;
+
 // vLLM's KV block: CacheConfig.block_size defaults to 16 tokens on CUDA, and a hybrid model's attention block is
 // a multiple of 16 (kernel_block_alignment_size in HybridAttentionMambaModelConfig,
 // https://github.com/vllm-project/vllm/blob/1936cf3841edb9781b06c50fc4daf4bac9d3b23e/vllm/model_executor/models/config.py).
@@ -149,6 +171,7 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // NVLink node): 8.5-11.8 µs at 4-32 KB over TP 2/4/8 on H100 (vLLM's kernel in the table of
   // https://github.com/sgl-project/sglang/pull/2904), where NCCL's small all-reduce takes ~25 µs.
   allReduceSeconds: 9e-6,
+  vocabParallel: VLLM_VOCAB_PARALLEL, // the embedding's all-reduce and the logits' gather (above)
   // Async scheduling (the CPU schedules step n+1 while the GPU runs step n) is on by default since
   // https://github.com/vllm-project/vllm/pull/27614 (2025-12-29; vllm/config/scheduler.py async_scheduling: None =
   // on unless incompatible), so the pinned vLLM hides its step's host work: no stepHostSeconds. Before that the V1
