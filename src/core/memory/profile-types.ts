@@ -36,7 +36,7 @@ export interface ServingFrontend {
 // UPCAST_BACKWARD_PER_VOCAB; huggingface/transformers#30860 shows the upcast dominating).
 export const UPCAST_LOSS = { upcast: true };
 
-// PyTorch CUDA context (lazy loading) + cuBLAS/cuDNN, pytorch/pytorch#86509 (287 MB), #107667 (~300 MB); + NCCL/cuBLASLt: 500 MiB.
+// PyTorch CUDA context (lazy loading) + cuBLAS/cuDNN, pytorch/pytorch#86509 (287 MB), pytorch/pytorch#107667 (~300 MB); + NCCL/cuBLASLt: 500 MiB.
 export const TORCH_CONTEXT_MIB = 500;
 // HF "Model training anatomy": 1343 MiB after a process's first CUDA op (https://huggingface.co/docs/transformers/model_memory_anatomy).
 export const HF_CONTEXT_MIB = 1343;
