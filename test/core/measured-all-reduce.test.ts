@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import '../../src/core/engines/registry.js';
 import { estimateTime } from '../../src/core/time/index.js';
 import { gpuRates, measuredAllReduceSeconds } from '../../src/core/time/hardware.js';
+import { modelFacts } from '../../src/core/time/model-facts.js';
+import { vocabParallelLogitsSeconds } from '../../src/core/time/vocab-parallel.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';
@@ -59,8 +61,16 @@ describe('measured all-reduce (catalog interconnect.allReduce)', () => {
     const gpu = findGpu('mi300x');
     const t = defaultTimeOptions(8);
     const at = (batch: number) => estimateTime(arch, infer({ batch, gpus: 8, tp: 8 }), gpu, t);
-    // 2 calls x 126 layers x RCCL's 83.74 µs at 8 MB (8x MI300X, graphs).
-    expect(tpSeconds(at(256))).toBeCloseTo(2 * 126 * 83.74e-6, 4);
+    // 2 calls x 126 layers and the vocabulary-parallel embedding's one x RCCL's 83.74 µs at 8 MB (8x MI300X,
+    // graphs), then the gather of 256 rows of logits (time/vocab-parallel.ts).
+    const gather = vocabParallelLogitsSeconds(
+      modelFacts(arch),
+      infer({ batch: 256, gpus: 8, tp: 8 }),
+      256,
+      gpuRates(gpu, t, true),
+    );
+    expect(gather).toBeGreaterThan(0);
+    expect(tpSeconds(at(256))).toBeCloseTo((2 * 126 + 1) * 83.74e-6 + gather, 4);
     // 32 KB at batch 1: the engine's own latency plus the bus term is the longer.
     expect(tpSeconds(at(1))).toBeGreaterThan(2 * 126 * 9.05e-6);
   });

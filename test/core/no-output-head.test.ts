@@ -52,8 +52,8 @@ describe('rows of llama-bench prompt tests', () => {
   const cases = loadThroughputCases('throughput.json');
   const pp = cases.filter((c) => c.harness === 'llama-bench-pp');
 
-  it('are the 33 microbatch rows, each a pp test at -ub B', () => {
-    expect(pp).toHaveLength(33);
+  it('are the 47 microbatch rows, each a pp test at -ub B', () => {
+    expect(pp).toHaveLength(47);
     for (const c of pp) expect(c.id, c.id).toMatch(/-ub\d+$/);
   });
 
