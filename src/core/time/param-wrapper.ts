@@ -72,7 +72,8 @@ export function deltaWork(
  * ParamWrapper on the fused experts' gate_up_proj and down_proj of `adaptedLayers` of the model's MoE layers (PEFT's
  * target_parameters naming those layers; TimeOptions.expertParamLoraLayers), beside the options' own targets:
  * deltaWork over this rank's share of those layers, each weight rebuilt `accesses` times a pass (the hit experts
- * where the engine loops over them, else 1: ACCESS_* above). `layers`: this rank's MoE layers.
+ * where the engine loops over them, else 1: ACCESS_* above). `layers`: this rank's MoE layers. Without
+ * `adaptedLayers` the options' own targets, built once a forward (deltaWork).
  */
 export function expertParamLoraWork(
   m: ModelFacts,
@@ -80,9 +81,10 @@ export function expertParamLoraWork(
   tp: number,
   layers: number,
   eb: number,
-  adaptedLayers: number,
+  adaptedLayers: number | undefined,
   accesses: number,
 ) {
+  if (adaptedLayers === undefined) return deltaWork(m, o, true, tp, layers, eb);
   if (m.moeLayers === 0 || adaptedLayers <= 0) return NO_DELTA;
   const frac = Math.min(1, adaptedLayers / m.moeLayers);
   const targets = [...new Set([...o.loraTargets, 'gate', 'up', 'down'] as const)];
@@ -99,24 +101,4 @@ export function expertParamLoraWork(
     bwdFlops: base.bwdFlops,
     bwdBytes: base.bwdBytes + again * ACCESS_BWD_PASSES * bytes * weights,
   };
-}
-
-/**
- * The expert adapters' W + ΔW work where the engine wraps expert parameters (ParamWrapper): rebuilt at each of
- * `accesses` reads (each hit expert of a loop) under PEFT target_parameters on `adaptedLayers` layers' experts
- * (TimeOptions.expertParamLoraLayers, expertParamLoraWork above), else once a forward (deltaWork).
- */
-export function expertDeltaWork(
-  m: ModelFacts,
-  o: EstimateOptions,
-  lora: boolean,
-  tp: number,
-  layers: number,
-  eb: number,
-  adaptedLayers: number | undefined,
-  accesses: number,
-) {
-  return adaptedLayers !== undefined && lora
-    ? expertParamLoraWork(m, o, tp, layers, eb, adaptedLayers, accesses)
-    : deltaWork(m, o, lora, tp, layers, eb);
 }

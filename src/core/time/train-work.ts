@@ -36,7 +36,7 @@ import {
 } from './optimizer-step.js';
 import { gptqTorchDequantBytes } from './gptq-dequant.js';
 import { floatExperts, type FloatExperts } from './float-experts.js';
-import { expertDeltaWork, NO_DELTA } from './param-wrapper.js';
+import { expertParamLoraWork, NO_DELTA } from './param-wrapper.js';
 import type { MoeDispatch, TrainWork, WorkLayout } from './train-work-types.js';
 import { expertParallelComm } from './train-expert-parallel.js';
 import { sequenceParallelComm } from './train-sequence-parallel.js';
@@ -187,7 +187,6 @@ const fusedOnHost = (o: EstimateOptions) =>
 // bucket_cap_mb default, https://pytorch.org/docs/stable/generated/torch.nn.parallel.DistributedDataParallel.html)
 // is exposed after the last layer's backward.
 export const LAST_BUCKET_BYTES = 25e6;
-export { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, NCCL_SM_SHARE } from './nccl-ring.js';
 // MoE experts run in a Python loop (engine profile moeDispatch 'loop'): each expert holding a routed token costs
 // its own kernels. Qwen3MoeSparseMoeBlock / MixtralSparseMoeBlock at transformers 4.40-4.51 (the HF rows' pins): mask
 // select, torch.where (nonzero, the one sync), hidden-state gather and reshape, gate/up/down GEMMs, activation,
@@ -699,9 +698,10 @@ function expertWork(
   const eb = fe?.bytes ?? 2;
   // Under PEFT target_parameters each hit expert of a loop reads the parametrized weights (param-wrapper.ts).
   const pl = t.expertParamLoraLayers;
-  const delta = paramWrapper
-    ? expertDeltaWork(m, o, w.lora, w.tp, layers, eb, pl, loop ? hit : 1)
-    : NO_DELTA;
+  const delta =
+    paramWrapper && w.lora
+      ? expertParamLoraWork(m, o, w.tp, layers, eb, pl, loop ? hit : 1)
+      : NO_DELTA;
   const lt = moeLoopTraffic(m, o, w.tokens, w.layersHere, loop, w.tp);
   return {
     fwdFlops,
