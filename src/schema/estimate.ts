@@ -379,6 +379,13 @@ export function defaultOptions(method: Method = 'full'): EstimateOptions {
 export const promptTokensOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number =>
   Math.max(1, Math.min(o.seq - 1, o.promptTokens ?? Math.floor(o.seq / 2)));
 
+/**
+ * Tokens of a `prompt` the engine prefills when `cachedShare` of it is found in the prefix cache
+ * (EstimateOptions.prefixCacheFraction; absent: none): the rest, rounded, at least one.
+ */
+export const freshPromptTokens = (prompt: number, cachedShare: number | undefined): number =>
+  Math.max(1, Math.round(prompt * (1 - (cachedShare ?? 0))));
+
 /** Output tokens of a serving request: the context past its prompt, at least one. */
 export const outputTokensOf = (o: Pick<EstimateOptions, 'seq' | 'promptTokens'>): number =>
   Math.max(1, o.seq - promptTokensOf(o));

@@ -20,7 +20,12 @@ import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { AdmissionReserve } from '../memory/layout-profiles.js';
 import type { Gpu } from '../../schema/gpu.js';
-import { outputTokensOf, promptTokensOf, type EstimateOptions } from '../../schema/estimate.js';
+import {
+  freshPromptTokens,
+  outputTokensOf,
+  promptTokensOf,
+  type EstimateOptions,
+} from '../../schema/estimate.js';
 import type { TimeOptions } from '../../schema/time.js';
 import { decodeStep, decodeTraffic, prefillTime } from './decode.js';
 import { frontendSeconds } from './frontend.js';
@@ -382,11 +387,9 @@ function admit(s: BurstState, e: SpreadEngine, budget: number): void {
   retract(s, e);
 }
 
-/** Prompt tokens of `r` its admission finds in the prefix cache: all but max(1, round(prompt x (1 - share))). */
+/** Prompt tokens of `r` its admission finds in the prefix cache: all but its fresh tokens (freshPromptTokens). */
 const cachedOf = (e: SpreadEngine, r: Live): number =>
-  e.cachedShare === undefined
-    ? 0
-    : r.prompt - Math.max(1, Math.round(r.prompt * (1 - e.cachedShare)));
+  e.cachedShare === undefined ? 0 : r.prompt - freshPromptTokens(r.prompt, e.cachedShare);
 
 /**
  * Where the running requests' next tokens no longer fit the pool, the last admitted leave (preemption by recompute:

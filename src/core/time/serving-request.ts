@@ -6,6 +6,7 @@ import type { Arch } from '../model/arch.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { Gpu } from '../../schema/gpu.js';
 import {
+  freshPromptTokens,
   meanContextOf,
   outputTokensOf,
   promptTokensOf,
@@ -53,7 +54,7 @@ export function servingTime(
   const prompt = promptTokensOf(o);
   const out = outputTokensOf(o);
   // Prefix caching: the cached share of the prompt is not prefilled again (its attention reads not counted).
-  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
+  const fresh = freshPromptTokens(prompt, o.prefixCacheFraction);
   const tr = decodeTraffic(m, o, t, r, 1, prompt);
   const gpuPrefill = prefillGpuSeconds(m, o, r, tr, fresh, 1);
   // The host's launches of its eager extend forwards, as many as the engine chunks the prompt into.
@@ -111,7 +112,7 @@ export function staticBatchSeconds(
   const step = decodeStep(m, o, t, r, false, meanContextOf(o)).stepSeconds;
   // Prefix caching: the cached share of each prompt is not prefilled again, as servingTime's (a harness that times
   // the same prompts it warmed up with finds their full blocks in the cache; its attention reads not counted).
-  const fresh = Math.max(1, Math.round(prompt * (1 - (o.prefixCacheFraction ?? 0))));
+  const fresh = freshPromptTokens(prompt, o.prefixCacheFraction);
   const gpuSeconds = prefillTime(m, o, r, tr, fresh, o.batch, t) + (out - 1) * step;
   // A served batch (a burst of `vllm bench serve`) also passes every request and streamed token through the
   // frontend, which overlaps the GPU (time/frontend.ts). An offline batch (LLM.generate: no HTTP, no chat template)
