@@ -14,10 +14,7 @@ import {
   socketCappedRing,
   socketLinkBps,
 } from '../../src/core/time/pcie-sockets.js';
-import {
-  ALLREDUCE_LATENCY_NVLINK,
-  ALLREDUCE_LATENCY_PCIE,
-} from '../../src/core/time/train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from '../../src/core/time/nccl-ring.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';
 

@@ -9,12 +9,11 @@ import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
 import type { VocabParallelProfile } from '../../src/core/memory/framework-profile.js';
 import { decodeStepFigures } from '../../src/core/time/decode.js';
 import { decodeTpSeconds } from '../../src/core/time/decode-tp.js';
-import { gpuRates } from '../../src/core/time/hardware.js';
+import { gpuRates, groupLink } from '../../src/core/time/hardware.js';
 import { modelFacts } from '../../src/core/time/model-facts.js';
-import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/nccl-ring.js';
 import {
   embeddingAllReduces,
-  tensorParallelLink,
   vocabParallelLogitsSeconds,
 } from '../../src/core/time/vocab-parallel.js';
 import { findGpu } from '../../src/io/load-catalog.js';
@@ -63,7 +62,7 @@ describe('the vocabulary-parallel output layer under TP', () => {
     const bytes = rows * GPT_OSS_VOCAB * 2;
     const expected =
       (bytes * 7) / 8 / r.intraMany + ALLREDUCE_LATENCY_NVLINK + (rows * GPT_OSS_VOCAB * 4) / r.mem;
-    expect(tensorParallelLink(8, r)).toBe(r.intraMany);
+    expect(groupLink(8, r)).toBe(r.intraMany);
     expect(vocabParallelLogitsSeconds(m, options('vllm', rows, 8), rows, r)).toBeCloseTo(
       expected,
       12,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { modelFacts, trainStep, trainWork, gpuRates } from '../../src/core/time/index.js';
 import { backwardRegatherShares, gatherCollectives } from '../../src/core/time/zero-collectives.js';
 import { FRAMEWORKS } from '../../src/core/memory/frameworks.js';
-import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/nccl-ring.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { defaultOptions, type EstimateOptions } from '../../src/schema/estimate.js';

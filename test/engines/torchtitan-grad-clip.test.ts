@@ -16,7 +16,7 @@ import {
   gradClipBytes,
   optimizerStepBytes,
 } from '../../src/core/time/optimizer-step.js';
-import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK } from '../../src/core/time/nccl-ring.js';
 import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { defaultTimeOptions } from '../../src/schema/time.js';

@@ -9,10 +9,7 @@ import { findGpu } from '../../src/io/load-catalog.js';
 import { resolveModel } from '../../src/io/load-model.js';
 import { optionsFromFlags } from '../../src/schema/flags.js';
 import { timeOptionsFromFlags } from '../../src/schema/time.js';
-import {
-  ALLREDUCE_LATENCY_NVLINK,
-  ALLREDUCE_LATENCY_PCIE,
-} from '../../src/core/time/train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from '../../src/core/time/nccl-ring.js';
 
 const setup = (model: string, gpu: string, flags: Record<string, unknown>) => {
   const f = { method: 'inference', ...flags };

@@ -5,15 +5,11 @@ import type { TimeOptions } from '../../schema/time.js';
 import type { TwoStageAllReduce } from '../memory/layout-profiles.js';
 import type { MatVec } from './matvec-tail.js';
 import { rowSplitSeconds } from './row-split.js';
-import { measuredAllReduceSeconds, type GpuRates } from './hardware.js';
+import { groupLink, measuredAllReduceSeconds, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
 import { attentionTpAllReduces, fusedNormKernels, QK_NORM_STAT_BYTES } from './decode-host.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
-import {
-  embeddingAllReduces,
-  tensorParallelLink,
-  vocabParallelLogitsSeconds,
-} from './vocab-parallel.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './nccl-ring.js';
+import { embeddingAllReduces, vocabParallelLogitsSeconds } from './vocab-parallel.js';
 
 /** The mat-vecs of one decode step, per layer and the output head (rows x cols, counted per step). */
 export function stepMatVecs(m: ModelFacts): MatVec[] {
@@ -72,7 +68,7 @@ export function decodeTpSeconds(
   // A row split gathers each split matrix's result on the main GPU instead (row-split.ts).
   const rows = FRAMEWORKS[o.framework].tpRowSplit;
   if (rows) return rowSplitSeconds(rows, stepMatVecs(m), o, B, r);
-  const tpLink = tensorParallelLink(tp, r);
+  const tpLink = groupLink(tp, r);
   const own = FRAMEWORKS[o.framework].allReduceSeconds;
   const latency =
     tpLink === r.host

@@ -17,7 +17,7 @@ import { decodeStep, type DecodeTime } from './decode.js';
 import { servingTime } from './serving-request.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './nccl-ring.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { releaseNamedBefore } from '../compare-releases.js';
 

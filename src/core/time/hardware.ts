@@ -456,6 +456,14 @@ export function defaultInterconnect(g: Gpu): Interconnect {
 }
 
 /**
+ * The bus rate of a group of `ranks` consecutive GPUs (a tensor-, context- or data-parallel group): across nodes the
+ * network, inside one the pair's link or the group's.
+ */
+export function groupLink(ranks: number, r: GpuRates): number {
+  return ranks > r.gpusPerNode ? r.interNode : ranks <= 2 ? r.intraPair : r.intraMany;
+}
+
+/**
  * Rates of one GPU on one rig at a power limit. `serving`: the card runs inference alone (no training step holds
  * it at its cap), so its memory-bound phases draw what they need and an HBM card's cap binds them late (memoryKeep).
  */

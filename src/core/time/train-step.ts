@@ -1,20 +1,18 @@
 /** A training step's seconds by phase from its work and the GPU's rates, and what bounds it. */
-import { matmulRate, type GpuRates } from './hardware.js';
+import { groupLink, matmulRate, type GpuRates } from './hardware.js';
 import { TRAIN_PHASES } from './model-facts.js';
 import type { Bound, TrainPhase } from './model-facts.js';
 import {
-  ALLREDUCE_LATENCY_NVLINK,
-  ALLREDUCE_LATENCY_PCIE,
   EAGER_OP_SECONDS,
   SYNCED_LOOP_OP_SECONDS,
   FP32_ATTN_SHARE,
   GRAPH_KERNEL_SECONDS,
   GRAPH_TRAIN_KERNEL_FACTOR,
   LAST_BUCKET_BYTES,
-  NCCL_SM_SHARE,
   STEP_OVERHEAD_SECONDS,
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, NCCL_SM_SHARE } from './nccl-ring.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
@@ -453,7 +451,7 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
       : 0;
   // The clip's norm all-reduces: a few bytes each, so their latency alone (NCCL's latency + bytes / bandwidth).
   s.clipNorm = w.gradClipAllReduces * allReduceLatency;
-  const tpLink = w.tp > r.gpusPerNode ? r.interNode : w.tp <= 2 ? r.intraPair : r.intraMany;
+  const tpLink = groupLink(w.tp, r);
   s.tpT = w.tpBytes / tpLink + w.tpCalls * ALLREDUCE_LATENCY_NVLINK;
   // The all-to-alls' link and latency as the DP-attention token exchange of serving picks them (expert-parallel.ts
   // gatherSeconds); NCCL's all-to-all bus bandwidth is its bytes x (n - 1) / n over time (nccl-tests PERFORMANCE.md).
@@ -463,7 +461,7 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // Ulysses' all-to-alls or a ring's exchanges over the cp group (consecutive ranks, parallel_state_sp.py; torchtitan's
   // mesh puts cp inside dp), picked as the EP group's are.
   const cpGroup = Math.max(w.sp.group, w.ring.group);
-  const spLink = cpGroup > r.gpusPerNode ? r.interNode : cpGroup <= 2 ? r.intraPair : r.intraMany;
+  const spLink = groupLink(cpGroup, r);
   const spLatency = spLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   s.spT = w.sp.bytes > 0 ? w.sp.bytes / spLink + w.sp.calls * spLatency : 0;
   // A ring's K/V gathers and dk/dv sends over the same cp group, what its attention blocks leave exposed.

@@ -6,14 +6,9 @@
  */
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
-import type { GpuRates } from './hardware.js';
+import { groupLink, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './train-work.js';
-
-/** The tensor-parallel group's bus rate: across nodes the network, inside one the pair's or the group's links. */
-export function tensorParallelLink(tp: number, r: GpuRates): number {
-  return tp > r.gpusPerNode ? r.interNode : tp <= 2 ? r.intraPair : r.intraMany;
-}
+import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './nccl-ring.js';
 
 /**
  * Seconds one forward spends gathering the logits of `rows` sequences (a decode step's running sequences; a
@@ -33,7 +28,7 @@ export function vocabParallelLogitsSeconds(
 ): number {
   const vp = FRAMEWORKS[o.framework].vocabParallel;
   if (vp === undefined || o.tp <= 1 || m.lmHead === 0 || rows <= 0) return 0;
-  const link = tensorParallelLink(o.tp, r);
+  const link = groupLink(o.tp, r);
   const latency = link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
   const logits = rows * m.vocab;
   const gather = (logits * vp.logitBytes * (o.tp - 1)) / o.tp / link + latency;
