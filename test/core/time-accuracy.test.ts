@@ -630,8 +630,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
   });
 
-  it('scores every scorable case (1437: 1422 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1437);
+  it('scores every scorable case (1439: 1424 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1439);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -808,7 +808,7 @@ const SRV2026_FIELD_ROW = /^(emmy-|benhamm-|gpslab-)/;
 // MI300X"), scored before any model change: DeepSeek-R1-0528 FP8 over TP 8 on 8x B200 (SGLang 0.5.6.post1, 1 to 100 in
 // flight, 1K/1K, 1K/8K and 8K/1K) and DeepSeek-V3 FP8 on 8x MI300X (sglang 0.5.7: MTP with DP attention at one request,
 // expert parallelism with DP attention at 88 in flight).
-const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3)-/;
+const DS_COOKBOOK_FIELD_ROW = /^sglcookbook-ds(r1|v3|v31)-/;
 // Two sgl-project/sgl-cookbook pages not read as rows before (calibration/README.md "GLM-4.6 and Qwen3-Next on the
 // sgl-cookbook pages: 8x B200 under SGLang 0.5.6"), scored before any model change: GLM-4.6 bf16 over TP 8 on 8x B200
 // (SGLang 0.5.6.post1, 1 to 100 in flight, 1K/1K, 1K/8K and 8K/1K) and Qwen3-Next-80B-A3B bf16 over TP 8 on 8x B200
@@ -1303,7 +1303,9 @@ const FIELD_BARS = {
   // with DP attention at one request +701%, EP 8 with DP attention at 88 in flight (ShareGPT) +449%. With SGLang's eager
   // prefill launches at its own host price a call (engines/sglang/memory.ts SGLANG_EAGER_CALL_SECONDS), the B200 rows at
   // 14-92 in flight +17.7..+61.3% -> +16.5..+36.1%, the MI300X rows +11.6%, +204.5% -> +6.0%, +141.6%: 23.3% / 36.1%.
-  'dscookbook kind:serving engine:sglang': { count: 11, median: 0.233, p90: 0.361 },
+  // With the sgl-cookbook's DeepSeek-V3.1-Terminus page (8x MI300X, sglang 0.5.7: TP 8 with MTP at one request +22.5%,
+  // EP 8 with DP attention at 81 in flight +26.4%, scored before any change; sglcookbook-dsv31-*): 13 rows, 11.5% / 29.9%.
+  'dscookbook kind:serving engine:sglang': { count: 13, median: 0.115, p90: 0.299 },
   // Scored before any model change: GLM-4.6 +28.0 / +24.4 / +22.2% (1K/1K at 1, 14, 91 in flight), +28.7 / +24.3 /
   // +30.4% (1K/8K at 1, 14, 56), +29.5 / +28.4 / +33.2% (8K/1K at 1, 14, 58); Qwen3-Next +31.7% (one request), +121.0%
   // (93 in flight): 28.8% / 33.2%. With the serial loop sglang 0.5.5.post2-0.5.13 ran for Qwen3-Next under the radix
@@ -1855,8 +1857,10 @@ const FIELD_BARS = {
   'lmsysdet kind:serving engine:sglang': { count: 9, median: 0.18, p90: 0.333 },
   // vllm-project/vllm#13747's benchmark_throughput pair (DeepSeek-R1 FP8 over TP 8 on eight H200, vLLM main of
   // 2025-02-25 on its V0 engine, 100 requests of 3000 in and 1000 out), scored before any model change: +117.9%
-  // (TRITON_MLA) and +99.8% (FLASHMLA); the model has no V0 DeepSeek path of that month beyond the engine's.
-  'vllm13747 kind:serving engine:vllm': { count: 2, median: 1.09, p90: 1.18 },
+  // (TRITON_MLA) and +99.8% (FLASHMLA); the model has no V0 DeepSeek path of that month beyond the engine's. With the
+  // build's materialized MLA absorption read (time/mla-absorbed.ts: W_Q_UK and W_UV_O in place of q_b, kv_b and o),
+  // +117.4% -> +115.1% and +99.3% -> +97.2%: 106.2% / 115.1%.
+  'vllm13747 kind:serving engine:vllm': { count: 2, median: 1.062, p90: 1.151 },
   // AMD's latency tables for its rocm/vllm-dev image (ROCm/vllm docs/dev-docker/README.md, the vLLM 0.7.3 and v0.10.0
   // editions): Llama 3.1 70B and 405B FP8 over TP 8 on 8x MI300X, benchmark_latency at batch 1-128 of 128 or 2048 tokens
   // in and 2048 out, scored before any model change: -23.8..+31.2%; with V1's prefix cache over the script's repeated
@@ -1908,8 +1912,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 844 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(844);
+  it('scores the 846 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(846);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2366,7 +2370,9 @@ const ENGINE_BARS = {
   // sm100Triton) move the sgl-project/sglang#6111 rows +191.1% -> +107.4% and +72.6% -> +43.6%. With
   // ai-bot-pro/achatbot#183's gpt-oss-20b H100 run at 4 in flight (+15.0%, scored before any change): 204 rows.
   // With the sgl-cookbook's GLM-4.6 and Qwen3-Next B200 rows (sglcookbook-glm46-*, sglcookbook-qwen3next-*): 204 -> 215.
-  'serving engine:sglang': { count: 215, median: 0.185, p90: 0.892 },
+  // With the sgl-cookbook's two DeepSeek-V3.1-Terminus MI300X rows (+22.5%, +26.4%, scored before any change;
+  // sglcookbook-dsv31-*): 217 rows, 15.6% / 86.7%.
+  'serving engine:sglang': { count: 217, median: 0.156, p90: 0.867 },
 } as const;
 
 describe('decode and serving accuracy per engine (out of sample)', () => {

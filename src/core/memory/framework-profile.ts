@@ -156,6 +156,8 @@ export interface FrameworkProfile
    * cache and the new token), reading the whole cache and writing it again beside the attention's own read.
    */
   kvAppendCopies?: boolean;
+  /** Releases [from, before) whose MLA decode reads absorbed weights materialized at load (time/mla-absorbed.ts). */
+  mlaMaterializedAbsorption?: { from: string; before: string };
   /** CUDA context + kernels + library handles seen by nvidia-smi but not by the allocator, MiB. */
   cudaContextMiB: number;
   /** Caching-allocator slack: reserved minus allocated, as a fraction of the peak allocated. */

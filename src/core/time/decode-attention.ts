@@ -28,6 +28,7 @@ import { CDNA_HBM_LATENCY_S } from './matvec-tail.js';
 import { releaseNamedBefore } from '../compare-releases.js';
 import type { RocmSplitReleases } from '../memory/rocm-paged-decode.js';
 import { embedOnly } from './train-work.js';
+import { mlaAbsorbedExtraSeconds } from './mla-absorbed.js';
 
 /** A decode-attention backend's sustained KV read, as a share of the card's peak bandwidth, on Ampere and Hopper. */
 interface AttentionFamily {
@@ -274,6 +275,8 @@ export function stepCore(
     aiter?: boolean;
     /** Seconds a token of the engine's fp32 router GEMM beyond the linears (fp32-router.ts). */
     fp32Router?: number;
+    /** Bytes per stored linear weight element (the MLA layers' own linears, mla-absorbed.ts). */
+    wb?: number;
   },
   s: {
     batch: number;
@@ -306,8 +309,15 @@ export function stepCore(
     (gemmFlops - expertFlops + (tr.paddedFlops ?? 0)) / rate +
     expertFlops / expertRate +
     tritonMoeExtra(m, fw, r, s, expertFlops > 0 || tr.fp32Gemm ? undefined : rate);
+  // A build that materializes MLA's absorbed weights reads them in place of q_b, kv_b and o (mla-absorbed.ts).
+  const absorbed = mlaAbsorbedExtraSeconds(m, fw, r, {
+    tp: s.tp,
+    wb: tr.wb ?? 2,
+    fp8: s.weights === 'fp8',
+    ...(s.release?.version === undefined ? {} : { version: s.release.version }),
+  });
   // An fp32 router GEMM (fp32-router.ts) is a CUDA-core kernel of its own after the blended linears.
-  const linear = ridgeBlend(s.weightSeconds, gemm) + (tr.fp32Router ?? 0) * s.batch;
+  const linear = ridgeBlend(s.weightSeconds + absorbed, gemm) + (tr.fp32Router ?? 0) * s.batch;
   // The cache update's torch.cat (FrameworkProfile.kvAppendCopies) reads the step's cache and writes it again, in kernels
   // of its own before the attention's, at the memory rate.
   const copy = fw.kvAppendCopies === true && s.compiled !== true ? (2 * tr.kvGpu) / r.mem : 0;
@@ -326,7 +336,7 @@ export function stepCore(
       unsplitChainSeconds(m, fw, r, s),
       unsplitWalkSeconds(m, fw, r, { ...s, varlen: s.varlen ?? s.release?.v0 === false }),
     ) + copy;
-  const bound = gemm > s.weightSeconds;
+  const bound = gemm > s.weightSeconds + absorbed;
   return {
     core: linear + attention,
     linear,

@@ -307,6 +307,9 @@ export const VLLM_MEMORY: FrameworkProfile = {
   // MLA layers, shared experts, DeepSeek's biased grouped router and block-FP8 activations: their own kernels in the
   // v0.11.0 decode graph (engines/vllm/decode-kernels.ts), on every GPU; gpt-oss's MoE chain on SM100.
   decodeFeatureKernels: vllmDecodeFeatureKernels,
+  // MLA decode on W_Q_UK and W_UV_O, materialized and requantized at load (VLLM_MLA_PERFORM_MATRIX_ABSORPTION, default
+  // on): vllm 0.7.1 and 0.7.3 wheels attention/backends/mla/utils.py; gone in 0.8.0 (vllm-project/vllm#14770).
+  mlaMaterializedAbsorption: { from: '0.7.1', before: '0.8.0' },
   // The Triton fused_moe call, FlashInfer's CUTLASS MoE for NVFP4 experts on Blackwell and its TensorRT-LLM-gen MoE for
   // MXFP4 experts on SM100 (engines/moe-call.ts).
   moeCallSeconds: { ...FUSED_MOE_CALL_SECONDS, sm100Mxfp4: FLASHINFER_TRTLLM_MXFP4_MOE },
