@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|llamacpp-15525-|llamacpp-15631-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-)/;
+  /^(oci-mi300x-|llamacpp-15525-|llamacpp-15631-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-|optimum-prefill-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -630,8 +630,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
   });
 
-  it('scores every scorable case (1439: 1424 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1439);
+  it('scores every scorable case (1449: 1434 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1449);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1078,6 +1078,7 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^adjbench-/, 'adjbench'],
   [/^rocmvllmdev(0100|073)-/, 'rocmvllmdev'],
   [/^vllm16300-/, 'vllm16300'],
+  [/^optimum-prefill-/, 'optimumprefill'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1705,6 +1706,10 @@ const FIELD_BARS = {
   // 651.1%. With that release's per-expert Marlin MoE launches (time/per-expert-moe.ts; GPTQ +45.8%, +53.7%): 62.1% /
   // 113.4%.
   'qwen3speed kind:serving engine:sglang': { count: 17, median: 0.621, p90: 1.135 },
+  // huggingface/optimum's prefill-only benchmark (tests/benchmark/README.md, two editions): Llama-2-13B in fp16 on one
+  // A100-SXM4-80GB, model.generate of 1-16 prompts of 512 tokens and one new token, scored before any change: +4.8..+50.8%
+  // (transformers 4.37.2) and +2.1..+33.2% (August 2023, eager attention), too fast by more the more rows the batch holds.
+  'optimumprefill kind:decode engine:hf-generate': { count: 10, median: 0.266, p90: 0.406 },
   // argonne-lcf/LLM-Inference-Bench: vLLM's benchmark_latency (V0, fp16) of Meta-Llama-3-8B on one H100 (-15.6..-26.7%) and
   // one MI300X (+15.9..+185.2%) and Meta-Llama-3-70B over TP 4 on H100 (-8.3..+0.4%), 128/128 and 1024/1024 at batch 1
   // and 64, scored before any change. The MI300X build is v0.6.1, its output processing beside the forward
@@ -1912,8 +1917,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 846 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(846);
+  it('scores the 856 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(856);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2092,7 +2097,9 @@ const ENGINE_BARS = {
   // With the Qwen3 speed page's four Transformers rows on one H20 (`qwen3speed-*-hf4513-in1`, scored before any change:
   // -53.8..-54.7%, an eager loop whose host issues a layer in 0.61 ms, under half the eager op price), 22 rows, 8.0% /
   // 54.1% (the 18 before them 7.5% / 15.6%).
-  'decode engine:hf-generate': { count: 22, median: 0.08, p90: 0.542 },
+  // With huggingface/optimum's ten prefill-only rows (`optimum-prefill-*`, Llama-2-13B fp16 on an A100, +2.1..+50.8% scored
+  // before any change), 32 rows, 11.4% / 53.8%.
+  'decode engine:hf-generate': { count: 32, median: 0.114, p90: 0.542 },
   // LitGPT 11.3% / 21.5% -> 7.6% / 19.2% with bitsandbytes' gemv_4bit adding a biased linear's bias in two ops
   // (time/train-work.ts BNB4_GEMV_BIAS_OPS); llama.cpp 9.5% / 24.1% -> 9.5% / 23.3% with the per-slot MoE layer's
   // kernels of December 2023 (engines/llama-cpp/memory.ts perSlotMoeKernels).

@@ -16,8 +16,9 @@ import type { RunPlan } from '../../schema/measured.js';
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
  * - training: 409 rows, p90 0.443 (torchtitan's Llama 3 8B over context parallel 4 on eight H100, torchtitan-t2-tps-cp4,
  *   +44.3%; fms-acceleration's OrcaMath padding-free rows, nine of them past it, took it up from 0.389).
- * - decode: 208 rows, p90 0.283 (ggml-org/llama.cpp#8215's Llama-3-8B IQ3_XXS at microbatch 8 on an RTX 4090, +28.3%; the
- *   band rose from 0.23 with the MoE microbatch rows of ggml-org/llama.cpp#15525 and ggml-org/llama.cpp#15631).
+ * - decode: 218 rows, p90 0.329 (ggml-org/llama.cpp#16894's gpt-oss-20b MXFP4 pp4096 on an M2 Ultra, +32.9%; the band rose
+ *   from 0.23 with the MoE microbatch rows of ggml-org/llama.cpp#15525 and ggml-org/llama.cpp#15631, and from 0.29 with
+ *   huggingface/optimum's ten prefill-only rows of Llama-2-13B on an A100, five of them past 0.283).
  * - serving: 709 rows, p90 0.568 (the Qwen3 page's Qwen3-30B-A3B FP8 on an H20 under SGLang 0.4.6, one request,
  *   qwen3speed-30b-a3b-fp8-h20-sglang046-in1, +56.8%).
  * - rl: 81 rows, p90 0.338 (Hands-On LLMs' chapter 12 TinyLlama QLoRA DPO step on a T4, handsonllm-ch12-dpo-tinyllama-qlora-t4,
@@ -25,7 +26,7 @@ import type { RunPlan } from '../../schema/measured.js';
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
-export const TIME_UNCERTAINTY = { training: 0.45, decode: 0.29, serving: 0.58, rl: 0.34 } as const;
+export const TIME_UNCERTAINTY = { training: 0.45, decode: 0.33, serving: 0.58, rl: 0.34 } as const;
 
 /**
  * Used memory a GPU showed before the run started above which other processes are named as a reason: most of
