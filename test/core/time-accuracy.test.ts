@@ -421,6 +421,11 @@ const fmsorcaRows = rows.filter((r) => FMSORCA_ROW.test(r.id));
 // notebook runs kept in the notebooks' history), scored apart below.
 const MOEFT_ROW = /^moeft-/;
 const moeftRows = rows.filter((r) => MOEFT_ROW.test(r.id));
+// MoE fine-tuning benchmarks (Unsloth's MoE page: gpt-oss-20b on one B200 under Unsloth, transformers 5 and
+// transformers 4.57; experts4bit-qlora's same-box RTX 5090 lane: Unsloth on Qwen3-30B-A3B, transformers + PEFT on
+// Granite-3.1-3B-A800M), scored apart below.
+const MOEBENCH_ROW = /^(unslothmoe-|e4btp4-)/;
+const moebenchRows = rows.filter((r) => MOEBENCH_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -494,7 +499,8 @@ const earlierRows = rows.filter(
     !TRAINING_HUB_ROW.test(r.id) &&
     !QWEN35_FSDP2_PR_ROW.test(r.id) &&
     !FMSORCA_ROW.test(r.id) &&
-    !MOEFT_ROW.test(r.id),
+    !MOEFT_ROW.test(r.id) &&
+    !MOEBENCH_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -619,19 +625,22 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 11.34% / 44.26% over 409 rows: the six MoE fine-tuning rows (MOEFT_ROW: +96.3%, +86.6%, +35.0%, -32.5%, -21.7%,
   // +7.8% scored before any model change; the two cookbook-recipe rows +57.0% and +53.2% with ParamWrapper's per-access
   // rebuild in the expert loop), all above the old median.
-  it('out-of-sample training rows: median |error| <= 11.34%, p90 <= 44.26%', () => {
+  // 11.87% / 50.33% over 425 rows: the sixteen MoE fine-tuning benchmark rows (MOEBENCH_ROW, scored before any model
+  // change: Unsloth's gpt-oss-20b B200 table +57.2..+404.8% for Unsloth, +100.8..+123.2% for transformers 5, -25.6..+63.7%
+  // for transformers 4.57; the RTX 5090 lane -32.6%, -40.0% and +165.6%), twelve of them past 36%.
+  it('out-of-sample training rows: median |error| <= 11.87%, p90 <= 50.33%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1134);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1187);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.5033);
   });
 
-  it('scores every scorable case (1449: 1434 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1449);
+  it('scores every scorable case (1465: 1450 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1465);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2627,7 +2636,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !TRAINING_HUB_ROW.test(r.id) &&
         !QWEN35_FSDP2_PR_ROW.test(r.id) &&
         !FMSORCA_ROW.test(r.id) &&
-        !MOEFT_ROW.test(r.id),
+        !MOEFT_ROW.test(r.id) &&
+        !MOEBENCH_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -5046,5 +5056,51 @@ describe('time model on Unsloth GRPO runs saved in eight new repositories', () =
     expect(s.count).toBe(9);
     expect(s.medianAbsError).toBeLessThanOrEqual(0.029);
     expect(s.p90AbsError).toBeLessThanOrEqual(0.138);
+  });
+});
+
+// MoE fine-tuning benchmark rows (MOEBENCH_ROW), scored before any model change: Unsloth's MoE page, gpt-oss-20b BF16
+// LoRA on one B200 at 1,024-16,384 tokens (Unsloth +404.8% at 1,024 tokens down to +57.2% at 16,384; transformers 5 +
+// TRL +100.8..+123.2%; transformers 4.57's expert loop with ParamWrapper's per-access rebuild -25.6..+63.7%), and
+// experts4bit-qlora's RTX 5090 lane (Unsloth's native_torch expert loop on Qwen3-30B-A3B -32.6% and -40.0%,
+// transformers 5.17 + PEFT on Granite-3.1-3B-A800M +165.6%).
+describe("time model on the MoE fine-tuning benchmark rows of Unsloth's MoE page and the RTX 5090 lane", () => {
+  const err = Object.fromEntries(moebenchRows.map((r) => [r.id, r.error]));
+  const est = Object.fromEntries(moebenchRows.map((r) => [r.id, r.estimated]));
+  const now: Record<string, number> = {
+    'e4btp4-granite31-3b-a800m-5090-hf-peft': 1.656,
+    'e4btp4-qwen3-30b-a3b-5090-unsloth-qlora-mb1': -0.4,
+    'e4btp4-qwen3-30b-a3b-5090-unsloth-qlora-mb2': -0.326,
+    'unslothmoe-gptoss20b-b200-tfv4-s1024': -0.256,
+    'unslothmoe-gptoss20b-b200-tfv4-s2048': -0.116,
+    'unslothmoe-gptoss20b-b200-tfv4-s4096': 0.17,
+    'unslothmoe-gptoss20b-b200-tfv4-s8192': 0.637,
+    'unslothmoe-gptoss20b-b200-tfv5-s1024': 1.232,
+    'unslothmoe-gptoss20b-b200-tfv5-s2048': 1.23,
+    'unslothmoe-gptoss20b-b200-tfv5-s4096': 1.223,
+    'unslothmoe-gptoss20b-b200-tfv5-s8192': 1.008,
+    'unslothmoe-gptoss20b-b200-unsloth-s1024': 4.048,
+    'unslothmoe-gptoss20b-b200-unsloth-s16384': 0.572,
+    'unslothmoe-gptoss20b-b200-unsloth-s2048': 2.313,
+    'unslothmoe-gptoss20b-b200-unsloth-s4096': 1.145,
+    'unslothmoe-gptoss20b-b200-unsloth-s8192': 0.755,
+  };
+  it('holds the sixteen rows out of sample', () => {
+    holdsOutOfSample(moebenchRows, err, Object.keys(now).sort());
+  });
+
+  it('reads no further off than it did', () => {
+    for (const [id, e] of Object.entries(now))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it("keeps the page's order at every length: transformers 4.57 slower than transformers 5, Unsloth fastest", () => {
+    for (const s of [1024, 2048, 4096, 8192]) {
+      const v4 = est[`unslothmoe-gptoss20b-b200-tfv4-s${s}`]!;
+      const v5 = est[`unslothmoe-gptoss20b-b200-tfv5-s${s}`]!;
+      const u = est[`unslothmoe-gptoss20b-b200-unsloth-s${s}`]!;
+      expect(v4, `v4 ${s}`).toBeGreaterThan(v5);
+      expect(v5, `v5 ${s}`).toBeGreaterThan(u);
+    }
   });
 });
