@@ -426,6 +426,9 @@ const moeftRows = rows.filter((r) => MOEFT_ROW.test(r.id));
 // Granite-3.1-3B-A800M), scored apart below.
 const MOEBENCH_ROW = /^(unslothmoe-|e4btp4-)/;
 const moebenchRows = rows.filter((r) => MOEBENCH_ROW.test(r.id));
+// Vertex Model Garden's OpenLLaMA-7B LoRA/QLoRA report on one A100 40GB and a Qwen3-0.6B QLoRA run on an RTX 3090.
+const HFPATH_ROW = /^(vtx-ollama7b-|agrec-)/;
+const hfpathRows = rows.filter((r) => HFPATH_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -500,7 +503,8 @@ const earlierRows = rows.filter(
     !QWEN35_FSDP2_PR_ROW.test(r.id) &&
     !FMSORCA_ROW.test(r.id) &&
     !MOEFT_ROW.test(r.id) &&
-    !MOEBENCH_ROW.test(r.id),
+    !MOEBENCH_ROW.test(r.id) &&
+    !HFPATH_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -625,22 +629,26 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 11.34% / 44.26% over 409 rows: the six MoE fine-tuning rows (MOEFT_ROW: +96.3%, +86.6%, +35.0%, -32.5%, -21.7%,
   // +7.8% scored before any model change; the two cookbook-recipe rows +57.0% and +53.2% with ParamWrapper's per-access
   // rebuild in the expert loop), all above the old median.
+  // 11.41% / 44.30% over 422 rows: Vertex Model Garden's OpenLLaMA-7B LoRA/QLoRA report on one A100 40GB and a
+  // Qwen3-0.6B QLoRA run on an RTX 3090 (HFPATH_ROW: thirteen rows scored before any model change, -6.2..+197.8%; five
+  // in "Known misses"); the median and the p90 move by the added rows.
   // 11.87% / 50.33% over 425 rows: the sixteen MoE fine-tuning benchmark rows (MOEBENCH_ROW, scored before any model
   // change: Unsloth's gpt-oss-20b B200 table +57.2..+404.8% for Unsloth, +100.8..+123.2% for transformers 5, -25.6..+63.7%
   // for transformers 4.57; the RTX 5090 lane -32.6%, -40.0% and +165.6%), twelve of them past 36%.
-  it('out-of-sample training rows: median |error| <= 11.87%, p90 <= 50.33%', () => {
+  // 11.91% / 51.93% over 438 rows with both sets above.
+  it('out-of-sample training rows: median |error| <= 11.91%, p90 <= 51.93%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1187);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.5033);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1191);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.5193);
   });
 
-  it('scores every scorable case (1465: 1450 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1465);
+  it('scores every scorable case (1478: 1463 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1478);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2637,7 +2645,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !QWEN35_FSDP2_PR_ROW.test(r.id) &&
         !FMSORCA_ROW.test(r.id) &&
         !MOEFT_ROW.test(r.id) &&
-        !MOEBENCH_ROW.test(r.id),
+        !MOEBENCH_ROW.test(r.id) &&
+        !HFPATH_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -5102,5 +5111,36 @@ describe("time model on the MoE fine-tuning benchmark rows of Unsloth's MoE page
       expect(v4, `v4 ${s}`).toBeGreaterThan(v5);
       expect(v5, `v5 ${s}`).toBeGreaterThan(u);
     }
+  });
+});
+
+// Single-GPU Hugging Face path rows (HFPATH_ROW), scored before any model change: Vertex Model Garden's OpenLLaMA-7B
+// report on one A100 40GB (fp16 LoRA and NF4 QLoRA on every linear, two samples a micro-batch padded to the cap; its
+// sequence sweep at rank 16 and its rank sweep at 512 tokens) and a Qwen3-0.6B QLoRA run under LLaMA-Factory on an RTX
+// 3090 (one ~440-token sample a step).
+describe('time model on the Vertex OpenLLaMA-7B report and the Qwen3-0.6B RTX 3090 run', () => {
+  const err = Object.fromEntries(hfpathRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'agrec-qwen3-0.6b-qlora-3090-lf': 1.978,
+    'vtx-ollama7b-lora-a100-40-r32': 0.423,
+    'vtx-ollama7b-lora-a100-40-r64': 0.573,
+    'vtx-ollama7b-lora-a100-40-r8': 0.277,
+    'vtx-ollama7b-lora-a100-40-s256': 1.119,
+    'vtx-ollama7b-lora-a100-40-s512': 0.327,
+    'vtx-ollama7b-qlora-a100-40-r32': 0.009,
+    'vtx-ollama7b-qlora-a100-40-r64': 0.096,
+    'vtx-ollama7b-qlora-a100-40-r8': -0.055,
+    'vtx-ollama7b-qlora-a100-40-s1024': -0.025,
+    'vtx-ollama7b-qlora-a100-40-s2048': -0.062,
+    'vtx-ollama7b-qlora-a100-40-s256': 0.408,
+    'vtx-ollama7b-qlora-a100-40-s512': -0.033,
+  };
+  it('holds the thirteen rows out of sample', () => {
+    holdsOutOfSample(hfpathRows, err, Object.keys(first).sort());
+  });
+
+  it('reads no further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
   });
 });
