@@ -412,6 +412,11 @@ const fmsorcaRows = rows.filter((r) => FMSORCA_ROW.test(r.id));
 // notebook runs kept in the notebooks' history), scored apart below.
 const MOEFT_ROW = /^moeft-/;
 const moeftRows = rows.filter((r) => MOEFT_ROW.test(r.id));
+// Sharded training rows from two sources new to the set (calibration/README.md "FSDP1 on 64-256 A100: YaFSDP's
+// baseline table, and a DeepSpeed ZeRO-3 LLaMA-7B on eight A800"), scored before any model change, with their own bars
+// at the end: yandex/YaFSDP's FSDP iteration times and hpcaitech/ColossalAI#4311's DeepSpeed run.
+const YAFSDP_COLOSSAL_ROW = /^(yafsdp-|colossalai4311-)/;
+const yafsdpColossalRows = rows.filter((r) => YAFSDP_COLOSSAL_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -484,7 +489,8 @@ const earlierRows = rows.filter(
     !TRAINING_HUB_ROW.test(r.id) &&
     !QWEN35_FSDP2_PR_ROW.test(r.id) &&
     !FMSORCA_ROW.test(r.id) &&
-    !MOEFT_ROW.test(r.id),
+    !MOEFT_ROW.test(r.id) &&
+    !YAFSDP_COLOSSAL_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -609,19 +615,22 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 11.34% / 44.26% over 409 rows: the six MoE fine-tuning rows (MOEFT_ROW: +96.3%, +86.6%, +35.0%, -32.5%, -21.7%,
   // +7.8% scored before any model change; the two cookbook-recipe rows +57.0% and +53.2% with ParamWrapper's per-access
   // rebuild in the expert loop), all above the old median.
-  it('out-of-sample training rows: median |error| <= 11.34%, p90 <= 44.26%', () => {
+  // 11.67% / 46.93% over 422 rows: YaFSDP's FSDP1 baseline table and hpcaitech/ColossalAI#4311's ZeRO-3 run
+  // (YAFSDP_COLOSSAL_ROW, thirteen rows scored before any model change: the six FSDP1 rows at 2,048 tokens a GPU
+  // +66.9..+89.3%, the 4,096-token ones +16.2..+33.1%, the 8,192-token ones +7.8%, +8.9%, the ZeRO-3 row -6.8%).
+  it('out-of-sample training rows: median |error| <= 11.67%, p90 <= 46.93%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1134);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.4426);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1167);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.4693);
   });
 
-  it('scores every scorable case (1422: 1407 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1422);
+  it('scores every scorable case (1435: 1420 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1435);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2600,7 +2609,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !TRAINING_HUB_ROW.test(r.id) &&
         !QWEN35_FSDP2_PR_ROW.test(r.id) &&
         !FMSORCA_ROW.test(r.id) &&
-        !MOEFT_ROW.test(r.id),
+        !MOEFT_ROW.test(r.id) &&
+        !YAFSDP_COLOSSAL_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -4983,5 +4993,57 @@ describe('time model on the MoE fine-tuning rows of the cookbook recipe and the 
       'moeft-davidshare-gptoss20b-lora-1xh100nvl',
     ])
       expect(err[id]!, id).toBeLessThan(0.6);
+  });
+});
+
+// YAFSDP_COLOSSAL_ROW, scored before any model change (docs/time-model.md "FSDP1 on 64-256 A100 and a ZeRO-3 LLaMA-7B on
+// eight A800: scored, not modelled"): the FSDP1 rows too fast by 0.36-2.1 s a step at 2,048 tokens a GPU, in proportion
+// to the parameters gathered and reduced, less at 4,096 and 8,192 tokens; the network between the hosts is not stated.
+describe("time model on YaFSDP's FSDP1 baseline and hpcaitech/ColossalAI#4311's ZeRO-3 run", () => {
+  const err = Object.fromEntries(yafsdpColossalRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'colossalai4311-llama7b-ds-zero3-8xa800-b8-s512': -0.068,
+    'yafsdp-fsdp1-l2-13b-128xa100-s2048': 0.79,
+    'yafsdp-fsdp1-l2-13b-128xa100-s4096': 0.162,
+    'yafsdp-fsdp1-l2-34b-128xa100-s2048': 0.792,
+    'yafsdp-fsdp1-l2-34b-256xa100-s2048': 0.893,
+    'yafsdp-fsdp1-l2-7b-128xa100-s2048': 0.807,
+    'yafsdp-fsdp1-l2-7b-128xa100-s4096': 0.212,
+    'yafsdp-fsdp1-l2-7b-128xa100-s8192': 0.089,
+    'yafsdp-fsdp1-l2-7b-64xa100-s2048': 0.669,
+    'yafsdp-fsdp1-l2-7b-64xa100-s4096': 0.199,
+    'yafsdp-fsdp1-l2-7b-64xa100-s8192': 0.078,
+    'yafsdp-fsdp1-l3-8b-64xa100-s2048': 0.838,
+    'yafsdp-fsdp1-l3-8b-64xa100-s4096': 0.331,
+  };
+  it('holds the thirteen rows out of sample', () => {
+    holdsOutOfSample(yafsdpColossalRows, err, Object.keys(first).sort());
+  });
+
+  it('reads no further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it('all 13 rows: median <= 33.1%, p90 <= 83.8%', () => {
+    const s = summarizeThroughput('training', yafsdpColossalRows);
+    expect(s.count).toBe(13);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.331);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.838);
+  });
+
+  it('estimates each FSDP1 model and rank count slower a step at more tokens, as measured', () => {
+    const row = (id: string) => yafsdpColossalRows.find((r) => r.id === id)!;
+    for (const [m, g] of [
+      ['l2-7b', 64],
+      ['l2-7b', 128],
+      ['l2-13b', 128],
+      ['l3-8b', 64],
+    ] as const) {
+      const s2 = row(`yafsdp-fsdp1-${m}-${g}xa100-s2048`);
+      const s4 = row(`yafsdp-fsdp1-${m}-${g}xa100-s4096`);
+      expect(s4.measured).toBeGreaterThan(s2.measured);
+      expect(s4.estimated).toBeGreaterThan(s2.estimated);
+    }
   });
 });
