@@ -4997,8 +4997,10 @@ describe('time model on the MoE fine-tuning rows of the cookbook recipe and the 
 });
 
 // YAFSDP_COLOSSAL_ROW, scored before any model change (docs/time-model.md "FSDP1 on 64-256 A100 and a ZeRO-3 LLaMA-7B on
-// eight A800: scored, not modelled"): the FSDP1 rows too fast by 0.36-2.1 s a step at 2,048 tokens a GPU, in proportion
-// to the parameters gathered and reduced, less at 4,096 and 8,192 tokens; the network between the hosts is not stated.
+// eight A800, and FSDP1's float32 reduce"): the FSDP1 rows too fast by 0.36-2.1 s a step at 2,048 tokens a GPU, in
+// proportion to the parameters gathered and reduced, less at 4,096 and 8,192 tokens; the network between the hosts is not
+// stated. With the run's float32 reduce priced (their fsdp_reduce_dtype, TimeOptions.fsdpReduceFp32) 13 rows read
+// 30.2% / 76.6% (33.1% / 83.8% first scored).
 describe("time model on YaFSDP's FSDP1 baseline and hpcaitech/ColossalAI#4311's ZeRO-3 run", () => {
   const err = Object.fromEntries(yafsdpColossalRows.map((r) => [r.id, r.error]));
   const first: Record<string, number> = {
@@ -5025,11 +5027,11 @@ describe("time model on YaFSDP's FSDP1 baseline and hpcaitech/ColossalAI#4311's 
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
   });
 
-  it('all 13 rows: median <= 33.1%, p90 <= 83.8%', () => {
+  it('all 13 rows: median <= 30.2%, p90 <= 76.6%', () => {
     const s = summarizeThroughput('training', yafsdpColossalRows);
     expect(s.count).toBe(13);
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.331);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.838);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.302);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.766);
   });
 
   it('estimates each FSDP1 model and rank count slower a step at more tokens, as measured', () => {
