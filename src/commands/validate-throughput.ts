@@ -293,6 +293,8 @@ export function caseInputs(c: ThroughputCase): {
   if (c.deepspeed_overlap_comm === false) time.serialComm = true;
   // An FSDP config that set forward_prefetch true (the case says so).
   if (c.fsdp_forward_prefetch === true) time.fsdpForwardPrefetch = true;
+  // An FSDP MixedPrecision that reduced in float32 over 16-bit parameters (the case says so).
+  if (c.fsdp_reduce_dtype === 'fp32') time.fsdpReduceFp32 = true;
   // A build that checkpointed its layers with torch's reentrant checkpoint at the call site (the case says so).
   if (c.checkpoint_reentrant === true) time.reentrantCheckpoint = true;
   if (c.fsdp_version !== undefined) time.fsdp2 = c.fsdp_version === 2;

@@ -140,6 +140,8 @@ export const throughputCaseSchema = z.looseObject({
   deepspeed_overlap_comm: z.literal(false).optional(),
   /** The run's FSDP config set forward_prefetch true: sets TimeOptions.fsdpForwardPrefetch. */
   fsdp_forward_prefetch: z.literal(true).optional(),
+  /** The run's FSDP MixedPrecision set reduce_dtype float32 over a 16-bit param_dtype: sets TimeOptions.fsdpReduceFp32. */
+  fsdp_reduce_dtype: z.literal('fp32').optional(),
   /** The run's layers were checkpointed by torch's reentrant checkpoint at the call site: sets TimeOptions.reentrantCheckpoint. */
   checkpoint_reentrant: z.literal(true).optional(),
   /** The run's FSDP generation (accelerate's fsdp_version; 2: torch's fully_shard): sets TimeOptions.fsdp2. */

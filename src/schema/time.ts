@@ -457,6 +457,16 @@ export interface TimeOptions {
    */
   fsdpForwardPrefetch?: boolean;
   /**
+   * The run's FSDP1 MixedPrecision reduced in float32 under a 16-bit param_dtype (`reduce_dtype=torch.float32`): each
+   * unit's post-backward hook casts the unsharded 16-bit gradient to float32 on the post-backward stream
+   * (`flat_param.grad.to(handle._reduce_dtype)`), reduce-scatters it at 4 bytes an element and casts the shard back to
+   * the parameter dtype (torch/distributed/fsdp/_runtime_utils.py `_post_backward_hook`, `_cast_grad_to_param_dtype` at
+   * pytorch/pytorch@00ae0bc91ac2c1718d1baa193d9d299e2b82776c). vramplan's launcher leaves accelerate's policy (reduce in
+   * the mixed-precision dtype); `validate --throughput` sets it for rows whose run says so (their `fsdp_reduce_dtype`).
+   * Read by time/train-comm-work.ts commWork.
+   */
+  fsdpReduceFp32?: boolean;
+  /**
    * The run checkpointed each layer with torch's reentrant checkpoint at the model's call site (transformers'
    * `gradient_checkpointing_enable` without kwargs: `use_reentrant: True`, modeling_utils.py in the 4.45.2 and 4.48.1
    * wheels). torch's FSDP then gathers each unit a third time a micro-batch, for the recompute (time/

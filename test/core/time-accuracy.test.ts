@@ -429,6 +429,11 @@ const moebenchRows = rows.filter((r) => MOEBENCH_ROW.test(r.id));
 // Vertex Model Garden's OpenLLaMA-7B LoRA/QLoRA report on one A100 40GB and a Qwen3-0.6B QLoRA run on an RTX 3090.
 const HFPATH_ROW = /^(vtx-ollama7b-|agrec-)/;
 const hfpathRows = rows.filter((r) => HFPATH_ROW.test(r.id));
+// Sharded training rows from two sources new to the set (calibration/README.md "FSDP1 on 64-256 A100: YaFSDP's
+// baseline table, and a DeepSpeed ZeRO-3 LLaMA-7B on eight A800"), scored before any model change, with their own bars
+// at the end: yandex/YaFSDP's FSDP iteration times and hpcaitech/ColossalAI#4311's DeepSpeed run.
+const YAFSDP_COLOSSAL_ROW = /^(yafsdp-|colossalai4311-)/;
+const yafsdpColossalRows = rows.filter((r) => YAFSDP_COLOSSAL_ROW.test(r.id));
 const earlierRows = rows.filter(
   (r) =>
     !FIELD_ROW.test(r.id) &&
@@ -504,7 +509,8 @@ const earlierRows = rows.filter(
     !FMSORCA_ROW.test(r.id) &&
     !MOEFT_ROW.test(r.id) &&
     !MOEBENCH_ROW.test(r.id) &&
-    !HFPATH_ROW.test(r.id),
+    !HFPATH_ROW.test(r.id) &&
+    !YAFSDP_COLOSSAL_ROW.test(r.id),
 );
 const summary = Object.fromEntries(throughputSummaries(earlierRows).map((s) => [s.group, s]));
 
@@ -635,20 +641,23 @@ describe('time model accuracy on the shipped throughput set', () => {
   // 11.87% / 50.33% over 425 rows: the sixteen MoE fine-tuning benchmark rows (MOEBENCH_ROW, scored before any model
   // change: Unsloth's gpt-oss-20b B200 table +57.2..+404.8% for Unsloth, +100.8..+123.2% for transformers 5, -25.6..+63.7%
   // for transformers 4.57; the RTX 5090 lane -32.6%, -40.0% and +165.6%), twelve of them past 36%.
-  // 11.91% / 51.93% over 438 rows with both sets above.
-  it('out-of-sample training rows: median |error| <= 11.91%, p90 <= 51.93%', () => {
+  // 11.67% / 46.93% over 422 rows: YaFSDP's FSDP1 baseline table and hpcaitech/ColossalAI#4311's ZeRO-3 run
+  // (YAFSDP_COLOSSAL_ROW, thirteen rows scored before any model change: the six FSDP1 rows at 2,048 tokens a GPU
+  // +66.9..+89.3%, the 4,096-token ones +16.2..+33.1%, the 8,192-token ones +7.8%, +8.9%, the ZeRO-3 row -6.8%).
+  // 12.08% / 54.34% over 451 rows with the three sets above together.
+  it('out-of-sample training rows: median |error| <= 12.08%, p90 <= 54.34%', () => {
     const s = summarizeThroughput(
       'training',
       rows.filter((r) => !r.inSample && r.kind === 'training'),
     );
     expect(s.count).toBeGreaterThan(300);
     // 10.8% / 39% before the recompute left out the output layer and the loss (TrainWork.headFwdFlops).
-    expect(s.medianAbsError).toBeLessThanOrEqual(0.1191);
-    expect(s.p90AbsError).toBeLessThanOrEqual(0.5193);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.1208);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.5434);
   });
 
-  it('scores every scorable case (1478: 1463 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1478);
+  it('scores every scorable case (1491: 1476 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1491);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -2646,7 +2655,8 @@ describe('time model on the training rows at scale and on MoE', () => {
         !FMSORCA_ROW.test(r.id) &&
         !MOEFT_ROW.test(r.id) &&
         !MOEBENCH_ROW.test(r.id) &&
-        !HFPATH_ROW.test(r.id),
+        !HFPATH_ROW.test(r.id) &&
+        !YAFSDP_COLOSSAL_ROW.test(r.id),
     );
     const s = summarizeThroughput('training', training);
     expect(s.count).toBe(134);
@@ -5142,5 +5152,59 @@ describe('time model on the Vertex OpenLLaMA-7B report and the Qwen3-0.6B RTX 30
   it('reads no further off than first scored', () => {
     for (const [id, e] of Object.entries(first))
       expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+});
+
+// YAFSDP_COLOSSAL_ROW, scored before any model change (docs/time-model.md "FSDP1 on 64-256 A100 and a ZeRO-3 LLaMA-7B on
+// eight A800, and FSDP1's float32 reduce"): the FSDP1 rows too fast by 0.36-2.1 s a step at 2,048 tokens a GPU, in
+// proportion to the parameters gathered and reduced, less at 4,096 and 8,192 tokens; the network between the hosts is not
+// stated. With the run's float32 reduce priced (their fsdp_reduce_dtype, TimeOptions.fsdpReduceFp32) 13 rows read
+// 30.2% / 76.6% (33.1% / 83.8% first scored).
+describe("time model on YaFSDP's FSDP1 baseline and hpcaitech/ColossalAI#4311's ZeRO-3 run", () => {
+  const err = Object.fromEntries(yafsdpColossalRows.map((r) => [r.id, r.error]));
+  const first: Record<string, number> = {
+    'colossalai4311-llama7b-ds-zero3-8xa800-b8-s512': -0.068,
+    'yafsdp-fsdp1-l2-13b-128xa100-s2048': 0.79,
+    'yafsdp-fsdp1-l2-13b-128xa100-s4096': 0.162,
+    'yafsdp-fsdp1-l2-34b-128xa100-s2048': 0.792,
+    'yafsdp-fsdp1-l2-34b-256xa100-s2048': 0.893,
+    'yafsdp-fsdp1-l2-7b-128xa100-s2048': 0.807,
+    'yafsdp-fsdp1-l2-7b-128xa100-s4096': 0.212,
+    'yafsdp-fsdp1-l2-7b-128xa100-s8192': 0.089,
+    'yafsdp-fsdp1-l2-7b-64xa100-s2048': 0.669,
+    'yafsdp-fsdp1-l2-7b-64xa100-s4096': 0.199,
+    'yafsdp-fsdp1-l2-7b-64xa100-s8192': 0.078,
+    'yafsdp-fsdp1-l3-8b-64xa100-s2048': 0.838,
+    'yafsdp-fsdp1-l3-8b-64xa100-s4096': 0.331,
+  };
+  it('holds the thirteen rows out of sample', () => {
+    holdsOutOfSample(yafsdpColossalRows, err, Object.keys(first).sort());
+  });
+
+  it('reads no further off than first scored', () => {
+    for (const [id, e] of Object.entries(first))
+      expect(Math.abs(err[id]!), id).toBeLessThanOrEqual(Math.abs(e) + 0.005);
+  });
+
+  it('all 13 rows: median <= 30.2%, p90 <= 76.6%', () => {
+    const s = summarizeThroughput('training', yafsdpColossalRows);
+    expect(s.count).toBe(13);
+    expect(s.medianAbsError).toBeLessThanOrEqual(0.302);
+    expect(s.p90AbsError).toBeLessThanOrEqual(0.766);
+  });
+
+  it('estimates each FSDP1 model and rank count slower a step at more tokens, as measured', () => {
+    const row = (id: string) => yafsdpColossalRows.find((r) => r.id === id)!;
+    for (const [m, g] of [
+      ['l2-7b', 64],
+      ['l2-7b', 128],
+      ['l2-13b', 128],
+      ['l3-8b', 64],
+    ] as const) {
+      const s2 = row(`yafsdp-fsdp1-${m}-${g}xa100-s2048`);
+      const s4 = row(`yafsdp-fsdp1-${m}-${g}xa100-s4096`);
+      expect(s4.measured).toBeGreaterThan(s2.measured);
+      expect(s4.estimated).toBeGreaterThan(s2.estimated);
+    }
   });
 });

@@ -29,7 +29,9 @@ export function commWork(
   const zero = o.zero;
   // The width the engine reduces gradients in (FrameworkProfile.gradReduce): the adapters' or weights' own
   // gradient dtype, the compute dtype, or a fixed reduce dtype.
-  const gradDtype = gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
+  // A build whose FSDP1 MixedPrecision set reduce_dtype float32 (TimeOptions.fsdpReduceFp32) reduce-scatters at 4 bytes.
+  const fp32Reduce = fsdpFp32Reduce(o, t);
+  const gradDtype = fp32Reduce ? 4 : gradReduceElementBytes(o, FRAMEWORKS[o.framework], t);
   // ZeRO-3 / FSDP FULL_SHARD: all-gather the weights for forward, again for backward, and once more for the recompute
   // of full activation checkpointing where a reentrant checkpoint at the call site re-enters the unit
   // reshard_after_forward freed (fsdp-unshard-order.ts recomputeRegathers); none under non-reentrant checkpointing or
@@ -65,7 +67,8 @@ export function commWork(
     // On the reduce's stream: FSDP's division passes, or the engine's ZeRO-2 bucket passes (zero2-bucket-reduce.ts).
     gradDivideBytes:
       gradDivideBytes(o, t, unshardedGrad, zeroRanks, gradDtype === 2 && o.compute === 'fp16') +
-      zero2BucketPassBytes(o, unshardedGrad, zeroRanks),
+      zero2BucketPassBytes(o, unshardedGrad, zeroRanks) +
+      (fp32Reduce ? fp32ReduceCastBytes(shardedUnsharded(m, o, w, trainable), zeroRanks) : 0),
     gradHookCopyBytes: zero2HookCopyBytes(o, unshardedGrad, zeroRanks),
     gatherBytes: gathersPerMicro * pass,
     gatherPassBytes: pass,
@@ -88,6 +91,24 @@ export function commWork(
     tpCalls,
     tpBytes: tp > 1 ? tpCalls * tokens * m.hidden * 2 * 2 * wire(tp) : 0,
   };
+}
+
+/**
+ * Whether the run's FSDP reduce-scatters float32 gradients under 16-bit compute (TimeOptions.fsdpReduceFp32): FSDP1
+ * with a MixedPrecision reduce_dtype of float32, sharded (ZeRO-2/3), training in bf16 or fp16.
+ */
+export function fsdpFp32Reduce(o: EstimateOptions, t: TimeOptions): boolean {
+  return t.fsdpReduceFp32 === true && o.zero >= 2 && o.compute !== 'fp32';
+}
+
+/**
+ * HBM bytes of FSDP1's two casts around a float32 reduce on one rank, on the post-backward stream: the unsharded
+ * 16-bit gradient read (2 B) and written as float32 (4 B) before the reduce-scatter (`flat_param.grad.to(reduce_dtype)`),
+ * then the float32 shard read and written at the parameter's float32 (`_cast_grad_to_param_dtype`, a no-op copy where
+ * the dtypes match: 0 B). `unshardedElements`: the gradients the reduce-scatter takes; `ranks`: the sharding group.
+ */
+export function fp32ReduceCastBytes(unshardedElements: number, ranks: number): number {
+  return ranks > 1 ? unshardedElements * (2 + 4) : 0;
 }
 
 /**
