@@ -1490,10 +1490,12 @@ const FIELD_BARS = {
   // and H20 +20.3%, +29.4% at 1 and 2 in flight.
   'sglang10816 kind:serving engine:sglang': { count: 4, median: 0.249, p90: 0.314 },
   // AMD's FP8 Llama 3.3 70B on one MI355X under a vLLM source build of November 2025, two lockstep rounds of 64 at 8k/1k,
-  // mean TPOT: -27.0% (its MXFP4 twin carried: dense MXFP4 is not a weights kind the estimate has).
-  'recipesl33rocm kind:serving engine:vllm': { count: 1, median: 0.271, p90: 0.271 },
+  // mean TPOT: -27.0% (its MXFP4 twin carried: dense MXFP4 is not a weights kind the estimate has). +4.7% with a closed
+  // loop of equal requests timed as its rounds run, the prompts' prefills in the TTFT (the row's equal_lengths).
+  'recipesl33rocm kind:serving engine:vllm': { count: 1, median: 0.047, p90: 0.047 },
   // DeepSeek-R1 FP8 over TP 8 on MI300X under rocm/vllm of August 2025 (AITER MLA), 256 in flight at 3200/800: +33.7%.
-  'recipesdsamd kind:serving engine:vllm': { count: 1, median: 0.338, p90: 0.338 },
+  // +60.7% with the closed loop's rounds (the row's equal_lengths): its rounds' decode is faster than it ran.
+  'recipesdsamd kind:serving engine:vllm': { count: 1, median: 0.608, p90: 0.608 },
   // Qwen3-Next-80B-A3B bf16 over TP 4 on B200 under vLLM v0.10.2, 256 in flight at 2048/1024: +45.2%.
   'recipesq3next kind:serving engine:vllm': { count: 1, median: 0.452, p90: 0.452 },
   // Qwen3-30B-A3B-FP8 on one MI300X, offline bursts of 200 under vLLM of May 2025 (V0: its FP8 KV cache kept V1 off
@@ -1839,8 +1841,9 @@ const FIELD_BARS = {
   // Qwen3-32B bf16 over TP 2 and PP 2 on two RTX PRO 6000 Blackwell Server Edition cards with no NVLink under vLLM
   // 0.27.1, 1024 in / 256 out at 1 and 32 in flight, each cell's median TPOT and output tokens/s, scored before any
   // model change: TPOT -10.5% (TP 2, c1), +6.6% (PP 2, c1), -23.9% (TP 2, c32), -43.3% (PP 2, c32); output tokens/s
-  // -9.9%, +4.0%, +2.4%, -35.0%.
-  'kubesimplify kind:serving engine:vllm': { count: 8, median: 0.102, p90: 0.433 },
+  // -9.9%, +4.0%, +2.4%, -35.0%. With a closed loop of equal requests timed as its rounds run (validate-throughput.ts
+  // closedLoopTpotSeconds, the rows' equal_lengths): the c32 TPOT rows +9.2% (TP 2) and -15.1% (PP 2).
+  'kubesimplify kind:serving engine:vllm': { count: 8, median: 0.096, p90: 0.35 },
   // The LMSYS deterministic-inference post's Normal rows (lm-sys/lm-sys.github.io blog/2025-09-22-sglang-deterministic.md):
   // Qwen3-8B bf16 on one H200 under SGLang of September 2025, 256 requests of 1k/1k, 4k/4k and 8k/8k through the
   // FlashInfer, FA3 and Triton backends, scored before any model change: +4.3/-0.7/+35.7% (FlashInfer), +17.3/+13.5/+20.2%
@@ -2268,7 +2271,8 @@ const ENGINE_BARS = {
   // With AMD's rocm/vllm-dev latency tables on 8x MI300X (16 rows, -23.8..+31.2%, scored before any change): 487 rows.
   // With vllm-project/vllm#16300's seven QwQ-32B rows over TP 2-8 on A100 80GB (+1.8..+47.1%, scored before any change)
   // and the vocabulary-parallel layer priced: 494 rows. With kubesimplify's eight Qwen3-32B rows over TP 2 and PP 2 on
-  // two RTX PRO 6000 under vLLM 0.27.1 (-43.3..+6.6%, scored before any change): 502 rows.
+  // two RTX PRO 6000 under vLLM 0.27.1 (-43.3..+6.6%, scored before any change): 502 rows; with closed loops of equal
+  // requests timed as their rounds run: 13.4% / 53.2%.
   'serving engine:vllm': { count: 502, median: 0.136, p90: 0.55 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
