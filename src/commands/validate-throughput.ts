@@ -63,6 +63,50 @@ function closedLoopOutputRate(
 }
 
 /**
+ * Mean time per output token of a closed-loop run of `prompts` requests of equal lengths with at most --batch in
+ * flight, as vllm bench serve reports it: one asyncio.Semaphore(max_concurrency) admits the requests, and each
+ * request's TPOT is (latency - ttft) / (output_len - 1), averaged over the requests (vllm/benchmarks/serve.py at
+ * v0.27.1: calculate_metrics, benchmark). Requests of one length start and end together, so the run turns over in
+ * rounds of --batch (a last round of the rest), each a burst from a cold start run step by step on the KV pool
+ * (time/stepped-burst.ts): the round's prompts are prefilled in the engine's chunks at its start, in the requests'
+ * TTFT, not spread over every request's decode as the steady state spreads its neighbours' prefills
+ * (time/serving-request.ts servingTime). A round's requests end with its last token, so a request's TPOT is the round's
+ * duration less its mean TTFT over the further tokens; a round of one request decodes alone, at the steady state's TPOT.
+ * Undefined where a round of more is not run step by step (no pool's tokens, an engine without a batched-token
+ * budget): the steady state's TPOT stands.
+ */
+export function closedLoopTpotSeconds(
+  arch: Arch,
+  options: EstimateOptions,
+  gpu: Gpu,
+  time: TimeOptions,
+  prompts: number,
+  facts: { pool: number | undefined; poolTokens?: number },
+  maxNumSeqs?: number,
+): number | undefined {
+  const out = outputTokensOf(options);
+  const poolTokens = facts.poolTokens;
+  if (poolTokens === undefined || out < 2) return undefined;
+  // A round of one request decodes alone: the steady state's TPOT at one in flight.
+  const round = (batch: number): number | undefined => {
+    const t = estimateTime(arch, { ...options, batch }, gpu, time, facts.pool, false, {
+      poolTokens,
+      ...(maxNumSeqs === undefined ? {} : { maxNumSeqs }),
+    });
+    const b = t.burst;
+    if (b?.durationSeconds !== undefined)
+      return (b.durationSeconds - b.ttftMeanSeconds) / (out - 1);
+    return batch === 1 ? t.tpotSeconds : undefined;
+  };
+  const full = Math.floor(prompts / options.batch);
+  const rest = prompts - full * options.batch;
+  const whole = full > 0 ? round(options.batch) : 0;
+  const last = rest > 0 ? round(rest) : 0;
+  if (whole === undefined || last === undefined) return undefined;
+  return (full * options.batch * whole + rest * last) / prompts;
+}
+
+/**
  * What the memory model tells the time model about a row, as `estimate` reads it on that GPU: a serving row's KV
  * pool (the sequences it holds at the mean context, estimate.ts servingOf), and whether a training row's paged
  * optimizer states do not all fit on the card (memory/paged.ts).
@@ -381,7 +425,19 @@ export function throughputRows(file = 'throughput.json'): ThroughputRow[] {
           ? t.stepSeconds
           : // A serving run's mean time per output token at a steady concurrency of --batch.
             c.metric === 'tpot_s'
-            ? (t.tpotSeconds ?? t.stepSeconds)
+            ? ((c.num_prompts === undefined || c.equal_lengths !== true
+                ? undefined
+                : closedLoopTpotSeconds(
+                    arch,
+                    options,
+                    gpu,
+                    time,
+                    c.num_prompts,
+                    facts,
+                    c.max_num_seqs,
+                  )) ??
+              t.tpotSeconds ??
+              t.stepSeconds)
             : c.metric === 'output_tokens_per_s'
               ? c.num_prompts !== undefined
                 ? closedLoopOutputRate(arch, options, gpu, time, out, c.num_prompts, pool)

@@ -308,10 +308,17 @@ export const throughputCaseSchema = z.looseObject({
   /** true: the run called torch.use_deterministic_algorithms(True): sets TimeOptions.deterministicFill. */
   deterministic: z.literal(true).optional(),
   /**
-   * output_tokens_per_s of a closed-loop run of this many requests of equal lengths (vllm bench serve --num-prompts
-   * with --max-concurrency --batch): scored as whole rounds of --batch and a last round of the rest, not a steady --batch.
+   * output_tokens_per_s or tpot_s of a closed-loop run of this many requests of equal lengths (vllm bench serve
+   * --num-prompts with --max-concurrency --batch): scored as whole rounds of --batch and a last round of the rest, not a
+   * steady --batch.
    */
   num_prompts: z.number().int().positive().optional(),
+  /**
+   * true: every request of the closed loop had the same prompt and output lengths and all were sent at once (a random
+   * dataset at fixed lengths with --ignore-eos, no request rate): a tpot_s row with num_prompts is then timed as its
+   * rounds run, each a burst step by step with its prefills in the TTFT (validate-throughput.ts closedLoopTpotSeconds).
+   */
+  equal_lengths: z.literal(true).optional(),
   /**
    * The engine's own cap on running sequences where the run left it at its default below the requests in flight
    * (vLLM's max_num_seqs, 256 on an A100: engines/vllm/memory.ts): the requests run that many at a time, the rest

@@ -31,7 +31,7 @@ function holdsOutOfSample(
 // Field rows: published serving and decode measurements added after the bars below were set, scored before any
 // model change (their own bars at the end). The bars above them hold for the rows they were set on.
 const FIELD_ROW =
-  /^(oci-mi300x-|llamacpp-15525-|llamacpp-15631-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-|optimum-prefill-)/;
+  /^(oci-mi300x-|llamacpp-15525-|llamacpp-15631-|sglang-achatbot-|llamacpp-lcp1017-|tt143-|tt340-|inferencex-|flashinfer1734-|amd-rocm-|sglang8552-|tt356-|inferencex870-|vllm25444-|sglcookbook-|lmsys-|a100pcie-|gpustack-|accelmark-|pavlokhmel-|vllm43232-|jmusgrave-|llamacpp-12183-|llamacpp-17621-|inferencex1061-|gpuconc-|llamacpp-16649-|llamacpp-16834-|llamacpp-15451-|amdrocm1025-|dk-qwq32b-|vllm49723-|sglang28224-|llamacpp-26284-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|llamacpp-15131-|llamacpp-24216-|llamacpp-20586-|vllm25135-|aiter1930-|llamacpp-15802-|tt394-|vllm20469-|llamacpp-17505-|tt125-|vllm17788-|vllm29217-|club3090-|vsexp-|qwen25sb-|lukallm-|ywac-|davidshare-|speedbench-|mi300testing-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|continuum1627-|vllm23151-|llminfra-|sglang32668-|qwen8b5090-|llamacpp-15013-|llamacpp-4167-|sglang10404-|sglang10467-|vllm27323-|sglang7631-|vllm25398-|inferencex832-|modelopt2015-|sglang12343-|sglang31044-|sglang30812-|llamacpp-19365-|tt521-|sglang9162-|recipes165-|llamacpp-14262-|vllm27402-|sglang10816-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|llamacpp-16894-|sglang6885-|vllm28200-|sgllfm25-|vllm50040-|vllm48757-|sglang32994-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|iognet-|vllm22331-|sglang9359-|vllm6677-|sglang8852-|sglang7445-|datacrunch-|inferencex1092-|livinfly-|llmfit-|timwang-|sglang060-|openinfer-|hamzah-|lambdavllm-|aibench-|llamacpp-2917-|llamacpp-2891-|llamacpp-8215-|llamacpp-unsloth-|llmie-|perfmodel-|yobitel-|calebcoffie-|gpsoss120-|wmx-|llamacpp-20835-|lotto3090-|qwen3speed-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|sglang9770-|sglang1060-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|magpie88-|gpsglmair-|sglang1138-|sglang1281-|recipes476-|inferencex1276-|amverified-|sglcb-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|lmsysdet-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-|optimum-prefill-|kubesimplify-)/;
 const fieldRows = rows.filter((r) => FIELD_ROW.test(r.id));
 // FP8 training rows (the torchao float8 README's Llama-3-8B table), scored apart below.
 const FP8_ROW = /^torchao-f8-/;
@@ -656,8 +656,8 @@ describe('time model accuracy on the shipped throughput set', () => {
     expect(s.p90AbsError).toBeLessThanOrEqual(0.5434);
   });
 
-  it('scores every scorable case (1491: 1476 out of sample, 15 in sample) with a finite estimate', () => {
-    expect(rows.length).toBe(1491);
+  it('scores every scorable case (1499: 1484 out of sample, 15 in sample) with a finite estimate', () => {
+    expect(rows.length).toBe(1499);
     expect(earlierRows.length).toBe(169);
     expect(
       rows
@@ -1105,6 +1105,7 @@ const NEWSRV_ERAS: readonly (readonly [RegExp, string])[] = [
   [/^rocmvllmdev(0100|073)-/, 'rocmvllmdev'],
   [/^vllm16300-/, 'vllm16300'],
   [/^optimum-prefill-/, 'optimumprefill'],
+  [/^kubesimplify-/, 'kubesimplify'],
 ];
 const isNewSrvRow = (id: string) => NEWSRV_ERAS.some(([re]) => re.test(id));
 const eraOf = (id: string) => NEWSRV_ERAS.find(([re]) => re.test(id))?.[1] ?? eraOfEarlier(id);
@@ -1528,10 +1529,12 @@ const FIELD_BARS = {
   // and H20 +20.3%, +29.4% at 1 and 2 in flight.
   'sglang10816 kind:serving engine:sglang': { count: 4, median: 0.249, p90: 0.314 },
   // AMD's FP8 Llama 3.3 70B on one MI355X under a vLLM source build of November 2025, two lockstep rounds of 64 at 8k/1k,
-  // mean TPOT: -27.0% (its MXFP4 twin carried: dense MXFP4 is not a weights kind the estimate has).
-  'recipesl33rocm kind:serving engine:vllm': { count: 1, median: 0.271, p90: 0.271 },
+  // mean TPOT: -27.0% (its MXFP4 twin carried: dense MXFP4 is not a weights kind the estimate has). +4.7% with a closed
+  // loop of equal requests timed as its rounds run, the prompts' prefills in the TTFT (the row's equal_lengths).
+  'recipesl33rocm kind:serving engine:vllm': { count: 1, median: 0.047, p90: 0.047 },
   // DeepSeek-R1 FP8 over TP 8 on MI300X under rocm/vllm of August 2025 (AITER MLA), 256 in flight at 3200/800: +33.7%.
-  'recipesdsamd kind:serving engine:vllm': { count: 1, median: 0.338, p90: 0.338 },
+  // +60.7% with the closed loop's rounds (the row's equal_lengths): its rounds' decode is faster than it ran.
+  'recipesdsamd kind:serving engine:vllm': { count: 1, median: 0.608, p90: 0.608 },
   // Qwen3-Next-80B-A3B bf16 over TP 4 on B200 under vLLM v0.10.2, 256 in flight at 2048/1024: +45.2%.
   'recipesq3next kind:serving engine:vllm': { count: 1, median: 0.452, p90: 0.452 },
   // Qwen3-30B-A3B-FP8 on one MI300X, offline bursts of 200 under vLLM of May 2025 (V0: its FP8 KV cache kept V1 off
@@ -1879,6 +1882,13 @@ const FIELD_BARS = {
   // vLLM 0.7.2 (V0), one-token prompts and 200 output tokens at batch 1, 16 and 128 (seven cells): +1.8, +10.4, +20.6%
   // at batch 1, +6.7, +24.8, +47.1% at 16, +33.2% at 128 over TP 2, scored before any model change.
   'vllm16300 kind:serving engine:vllm': { count: 7, median: 0.207, p90: 0.471 },
+  // kubesimplify's two-GPU post (kubesimplify/website content/blog/running-a-single-llm-across-two-gpus-with-vllm.md):
+  // Qwen3-32B bf16 over TP 2 and PP 2 on two RTX PRO 6000 Blackwell Server Edition cards with no NVLink under vLLM
+  // 0.27.1, 1024 in / 256 out at 1 and 32 in flight, each cell's median TPOT and output tokens/s, scored before any
+  // model change: TPOT -10.5% (TP 2, c1), +6.6% (PP 2, c1), -23.9% (TP 2, c32), -43.3% (PP 2, c32); output tokens/s
+  // -9.9%, +4.0%, +2.4%, -35.0%. With a closed loop of equal requests timed as its rounds run (validate-throughput.ts
+  // closedLoopTpotSeconds, the rows' equal_lengths): the c32 TPOT rows +9.2% (TP 2) and -15.1% (PP 2).
+  'kubesimplify kind:serving engine:vllm': { count: 8, median: 0.096, p90: 0.35 },
   // The LMSYS deterministic-inference post's Normal rows (lm-sys/lm-sys.github.io blog/2025-09-22-sglang-deterministic.md):
   // Qwen3-8B bf16 on one H200 under SGLang of September 2025, 256 requests of 1k/1k, 4k/4k and 8k/8k through the
   // FlashInfer, FA3 and Triton backends, scored before any model change: +4.3/-0.7/+35.7% (FlashInfer), +17.3/+13.5/+20.2%
@@ -1943,8 +1953,8 @@ describe('time model on the serving field rows', () => {
       expect(Math.abs(r.error), r.id).toBeLessThan(0.1);
   });
 
-  it('scores the 856 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
-    expect(fieldRows.length).toBe(856);
+  it('scores the 864 scorable field rows (none in sample); the vllm-project/vllm#2542, dstack, non-default NVFP4 MoE, FP8-fault, MI355X 1k/256 c256, dense MXFP4, Tim Wang 50/100 and InferenceBench c64 rows are carried', () => {
+    expect(fieldRows.length).toBe(864);
     expect(fieldRows.filter((r) => r.inSample).map((r) => r.id)).toEqual([]);
     const cases = loadThroughputCases('throughput.json');
     const carried = cases.filter((c) => c.id.startsWith('vllm-2542-'));
@@ -2311,8 +2321,10 @@ const ENGINE_BARS = {
   // With vllm-project/vllm#16300's seven QwQ-32B rows over TP 2-8 on A100 80GB (+1.8..+47.1%, scored before any change)
   // and the vocabulary-parallel layer priced: 494 rows.
   // With the InferenceX blog's six gpt-oss-120b rows at 64 in flight (H100, MI300X, MI325X; -16.9..-42.8%, scored before
-  // any change): 500 rows, 13.8% / 51.6%.
-  'serving engine:vllm': { count: 500, median: 0.138, p90: 0.516 },
+  // any change): 500 rows, 13.8% / 51.6%. With kubesimplify's eight Qwen3-32B rows over TP 2 and PP 2 on two RTX PRO 6000
+  // under vLLM 0.27.1 (-43.3..+6.6%, scored before any change) and closed loops of equal requests timed as their rounds
+  // run: 508 rows, 13.5% / 53.2%.
+  'serving engine:vllm': { count: 508, median: 0.135, p90: 0.532 },
   // SGLang's gpt-oss run scored by its TPOT (-8.6%, was +34.4% on its printed throughput); v0.2's batch-128 decode
   // step is still +46%. The DeepSeek-R1 NVFP4 row is in sample. With SemiAnalysisAI/InferenceX#870's DeepSeek-R1 FP8 rows
   // (+16..+23%), 7 rows, 19.6% / 46.0%; 7.3% / 46.0% with the block-scaled FP8 linears timed by DeepGEMM's figures;
@@ -2426,7 +2438,7 @@ describe('decode and serving accuracy per engine (out of sample)', () => {
   // all-reduce on MI300X.
   it('serving engine:vllm, rows of the earlier sources (out of sample): 44 rows, median <= 7%, p90 <= 22.8%', () => {
     const later =
-      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-)/;
+      /^(iognet-|amd-rocm-|tt356-|vllm25444-|a100pcie-|gpustack-|vllm43232-|jmusgrave-|inferencex1061-|gpuconc-|amdrocm1025-|dk-qwq32b-|vllm49723-|dennislee-|recipes431-|llmd1233-|llmd139-|emmy-|benhamm-|gpslab-|vllm25135-|tt394-|vllm20469-|tt125-|vsexp-|club3090-|vllm17788-|vllm29217-|qwen25sb-|lukallm-|davidshare-|speedbench-|kvcached-|mushfiq-|dbmart-|crusoe-|infbench-|vllm28992-|vllm23151-|llminfra-|qwen8b5090-|vllm27323-|vllm25398-|inferencex832-|modelopt2015-|tt521-|recipes165-|vllm27402-|recipesl33rocm-|recipesdsamd-|recipesq3next-|vllm17530-|vllm17535-|vllm28200-|vllm50040-|vllm48757-|gpsquant-|gpsa100-|vllm18725-|vllm23696-|rgshaw-|vllm22331-|sglang9359-|vllm6677-|inferencex1092-|livinfly-|timwang-|openinfer-|hamzah-|lambdavllm-|llmie-|yobitel-|gpsoss120-|gpsglmair-|wmx-|lotto3090-|llminfbench-|vllm30326-|dstackamd-|vllm23695-|recipes443-|vultrcookbook-|recipesglmv-|recipesdsv3-|ixblog-|nanovllm-|inferencelab-|recipes476-|inferencex1276-|amverified-|systalyze-|recipes112-|vllm40838-|gpsq235a100-|gpsglm46-|vllmblogfp8kv-|vllm19455-|gpsglm52-|gpsglm4x-|sglang4918-|sglang6111-|sglang4858-|isambard-|sglang3237-|ocitput-|vllm13747-|millstone-|joshua8-|llmso-|vllm48035-|adjbench-|rocmvllmdev0100-|rocmvllmdev073-|vllm16300-|kubesimplify-)/;
     const s = summarizeThroughput(
       'vllm earlier',
       outOfSample.filter((r) => r.kind === 'serving' && r.engine === 'vllm' && !later.test(r.id)),

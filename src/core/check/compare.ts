@@ -14,16 +14,18 @@ import type { RunPlan } from '../../schema/measured.js';
  * kind:rl; nearest-rank p90), rounded up to 0.01. test/check/time-band.test.ts fails when a band is below its p90 or
  * 0.02 or more above it, so a change that moves a p90 moves its band. How each band got here: CHANGELOG.md.
  * Where each p90 stands on the shipped set (error = estimate / run - 1 in speed; + is a plan faster than its run):
- * - training: 425 rows, p90 0.503 (chenyaofo's DeepSpeed gist, LLaMA-7B ZeRO-3 with checkpointing on eight A800,
- *   chenyaofo-llama7b-zero3-ckpt-8xa800-b8-gb128, +50.3%; the sixteen MoE fine-tuning benchmark rows of Unsloth's MoE
- *   page and the RTX 5090 lane, twelve of them past the old 0.443, took it up from 0.443).
+ * - training: 451 rows, p90 0.543 (Scicom's small-ablation Qwen3-1.7B full fine-tune on one H100,
+ *   scicom-q3-1.7b-full-h100, +54.3%; it rose from 0.443 with the sixteen MoE fine-tuning benchmark rows of Unsloth's
+ *   MoE page and the RTX 5090 lane, yandex/YaFSDP's FSDP1 baseline table and the single-GPU Hugging Face path rows of
+ *   Vertex Model Garden's OpenLLaMA-7B report, all scored before any model change).
  * - decode: 218 rows, p90 0.329 (ggml-org/llama.cpp#16894's gpt-oss-20b MXFP4 pp4096 on an M2 Ultra, +32.9%; the band rose
  *   from 0.23 with the MoE microbatch rows of ggml-org/llama.cpp#15525 and ggml-org/llama.cpp#15631, and from 0.29 with
  *   huggingface/optimum's ten prefill-only rows of Llama-2-13B on an A100, five of them past 0.283).
- * - serving: 709 rows, p90 0.568 (the Qwen3 page's Qwen3-30B-A3B FP8 on an H20 under SGLang 0.4.6, one request,
- *   qwen3speed-30b-a3b-fp8-h20-sglang046-in1, +56.8%).
- * - rl: 81 rows, p90 0.338 (Hands-On LLMs' chapter 12 TinyLlama QLoRA DPO step on a T4, handsonllm-ch12-dpo-tinyllama-qlora-t4,
- *   -33.8%; three Unsloth GRPO runs of Qwen3-1.7B whose completions run far past their mean took it up from 0.31).
+ * - serving: 725 rows, p90 0.567 (sgl-project/sglang#30812's GLM-5.1 FP8 over TP 8 on eight MI300X at 64 in flight,
+ *   sglang30812-glm51-fp8-8xmi300x-tp8-c64, +56.7%).
+ * - rl: 90 rows, p90 0.331 (WYR186/RLVR's Qwen2.5-0.5B-Instruct full GRPO on an A100,
+ *   rlvr-grpo-qwen2.5-0.5b-instruct-full-a100-c1280, +33.1%; three Unsloth GRPO runs of Qwen3-1.7B whose completions run
+ *   far past their mean took the band up from 0.31).
  * The rows past each p90 and what they point to: docs/time-model.md "Known misses".
  * Time to first token has no calibration rows: it takes the serving band.
  */
