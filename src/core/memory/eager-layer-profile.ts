@@ -42,6 +42,31 @@ export interface EagerLayerProfile {
    * lora.Linear.forward and bitsandbytes' Linear4bit. Absent: transformers' eager layer under PEFT and bitsandbytes.
    */
   generateDecode?: GenerateDecodeProfile;
+  /**
+   * Time: the bytes an eager forward's elementwise kernels move around its GEMMs in a prefill (time/
+   * eager-prefill-passes.ts), per element of the tensor each pass runs over. Absent: none priced.
+   */
+  eagerPrefillPasses?: EagerPrefillPasses;
+}
+
+/** Bytes read plus written per element by an eager forward's elementwise passes (EagerLayerProfile.eagerPrefillPasses). */
+export interface EagerPrefillPasses {
+  /** Per hidden element, per RMSNorm (each layer's norms and the final one). */
+  rmsNorm: number;
+  /** Per q and k element, the rotary embedding. */
+  rotary: number;
+  /** Per q element, the attention output's copy to token-major before o_proj. */
+  attnOutCopy: number;
+  /** Per MLP-width element: a gated MLP's activation and gate multiply; an ungated one's activation. */
+  gatedAct: number;
+  act: number;
+  /** Per hidden element, each of a layer's two residual adds. */
+  residualAdd: number;
+  /** Per attention score, under eager attention: scaling, mask add, fp32 softmax, cast back. */
+  eagerScore: number;
+  /** Per logit, the cast of the logits to fp32, in releases before `lastLogitsFrom` (logits for every position). */
+  logitsCast: number;
+  lastLogitsFrom: string;
 }
 
 /** A decode step's eager ops where the engine's own generate runs its layer (EagerLayerProfile.generateDecode). */

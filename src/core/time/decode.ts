@@ -32,6 +32,7 @@ import { argmaxBound } from './train-step.js';
 import { busiestRankFactor, distinctExperts } from './expert-balance.js';
 import { decodeHost, serialSeqSeconds, trtllmMoe16, trtllmMoeBlockFp8 } from './decode-host.js';
 import { eagerPrefillHostSeconds, overlappedHostSeconds, routedBatch } from './graph-step.js';
+import { eagerPrefillPassSeconds } from './eager-prefill-passes.js';
 export { eagerPrefillHostSeconds } from './graph-step.js';
 import { embedOnly } from './train-work.js';
 import { linearPasses, type MBlocks } from './m-blocks.js';
@@ -516,10 +517,7 @@ function namedPeakShare(
   return r.cc >= 9 && r.cc < 10 ? k.hopperPeakShare : r.cc === 8 ? k.sm80PeakShare : undefined;
 }
 
-/**
- * A prefill forward: its GPU work (prefillGpuSeconds), or the host's launches of it where the engine runs prefills
- * eagerly and those take longer (eagerPrefillHostSeconds): the GPU runs each kernel as the host issues it.
- */
+/** A prefill: its GPU work and eager passes, or an eager prefill's host launches where longer. */
 export function prefillTime(
   m: ModelFacts,
   o: EstimateOptions,
@@ -530,7 +528,8 @@ export function prefillTime(
   t?: TimeOptions,
 ): number {
   return Math.max(
-    prefillGpuSeconds(m, o, r, tr, tokens, seqs),
+    prefillGpuSeconds(m, o, r, tr, tokens, seqs) +
+      eagerPrefillPassSeconds(m, o, r, tokens, seqs, t),
     eagerPrefillHostSeconds(m, o, r.cc, tokens * seqs, t, o, rocmGfx(r)),
   );
 }

@@ -108,6 +108,26 @@ export const HF_MEMORY: FrameworkProfile = {
   // unwrap_model_for_generation calls accelerator.unwrap_model with keep_fp32_wrapper left True (trl/models/utils.py),
   // so each forward generate runs is an autocast region of its own (time/objective.ts autocastDecodeOps).
   generateAutocast: true,
+  // An eager Llama forward's elementwise kernels, bytes read + written per element of a 16-bit model
+  // (https://github.com/huggingface/transformers/blob/v4.37.2/src/transformers/models/llama/modeling_llama.py, the same
+  // lines at v4.35.2): LlamaRMSNorm .to(float32) 2+4, pow(2) 4+4, mean 4, * rsqrt 4+4, .to(input_dtype) 4+2, weight *
+  // 2+2; apply_rotary_pos_emb q * cos 2+2, rotate_half's -x2 over half 1+1 and cat 2+2, * sin 2+2, the add 4+2;
+  // attn_output.transpose(1, 2).contiguous() 2+2; LlamaMLP act_fn(gate_proj(x)) 2+2 and * up_proj(x) 4+2;
+  // `residual + hidden_states` 4+2; eager LlamaAttention's scores: / math.sqrt(head_dim) 2+2, + attention_mask 2+2,
+  // softmax(dtype=float32) 2+4, .to(query dtype) 4+2; LlamaForCausalLM `logits = logits.float()` 2+4 on every
+  // position until generate passed num_logits_to_keep (v4.45.0 modeling_llama.py: lm_head(hidden_states[:,
+  // -num_logits_to_keep:, :])).
+  eagerPrefillPasses: {
+    rmsNorm: 36,
+    rotary: 20,
+    attnOutCopy: 4,
+    gatedAct: 10,
+    act: 4,
+    residualAdd: 6,
+    eagerScore: 20,
+    logitsCast: 6,
+    lastLogitsFrom: '4.45.0',
+  },
   // PEFT / TRL call transformers' enable_input_require_grads under gradient checkpointing (modeling_utils.py).
   inputRequireGrads: true,
   untiesEmbeddings: false,
