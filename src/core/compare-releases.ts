@@ -46,6 +46,11 @@ export function releaseNamedBefore(version: string, bound: string): boolean {
   return compareReleases(named.numbers, want.slice(0, named.numbers.length)) < 0;
 }
 
+/** Whether release `version` lies in the span [from, before): releaseAtLeast `from` and releaseNamedBefore `before`. */
+export function releaseWithin(version: string, span: { from: string; before: string }): boolean {
+  return releaseAtLeast(version, span.from) && releaseNamedBefore(version, span.before);
+}
+
 /**
  * releaseNamedBefore with post releases ordered: "0.4.5" is before "0.4.5.post1", "0.4.4.post3" before "0.4.5". A
  * version naming all three numbers names its post part too (none: .post0, the plain release); one naming fewer decides

@@ -29,7 +29,7 @@ const nth = (n: number): [string, (r: PlanResult) => string] => [
   },
 ];
 
-/** The scenarios side by side: the best plan in full, then plans #2 … #top one line each (`--top`). */
+/** The scenarios side by side: the best plan in full, then plans 2 … top one line each (`--top`). */
 export function renderCompareText(
   results: readonly { file: string; result: PlanResult }[],
   top = 3,

@@ -156,7 +156,7 @@ describe('vramplan explain', () => {
 describe('vramplan launch <scenario> --plan N and --from-plan', () => {
   it('writes the folder of a later plan as `plan` ranks it, for the plan engine', () => {
     const plans = JSON.parse(run('plan', 'scenarios/default.yaml', '--json', '--top', '30').out);
-    // The first plan after #1 on a Hugging Face engine (its folder holds hf-args.json).
+    // The first plan after the best on a Hugging Face engine (its folder holds hf-args.json).
     const k = plans.plans.findIndex(
       (p: { choices: { engine: string } }, i: number) =>
         i > 0 && p.choices.engine.startsWith('hf-'),

@@ -15,7 +15,7 @@ function expectTitles(frame: string, width: number) {
   }
 }
 
-/** The selected plan (#1: hf-trainer, nf4 weights, adamw, 450 W) is named on screen. */
+/** The selected plan (the first: hf-trainer, nf4 weights, adamw, 450 W) is named on screen. */
 function expectSelected(frame: string) {
   for (const s of ['hf-trainer', 'nf4', 'adamw', '450']) expect(frame).toContain(s);
 }

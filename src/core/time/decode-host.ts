@@ -17,7 +17,7 @@ import {
   runsRocmBlockFp8Quant,
 } from './block-fp8.js';
 import { perExpertMoeSeconds } from './per-expert-moe.js';
-import { releaseAtLeast, releaseNamedBefore } from '../compare-releases.js';
+import { releaseAtLeast, releaseWithin } from '../compare-releases.js';
 import {
   GRAPH_KERNEL_SECONDS,
   INT8_LINEAR_SECONDS,
@@ -306,9 +306,7 @@ export function decodeFeatureKernels(
 function tritonKernelsRouting(k: DecodeFeatureKernels, t?: TimeOptions): number {
   const v = t?.engineVersion;
   if (v === undefined || (t?.quantFormat ?? null) !== null) return 0;
-  const span = k.tritonKernelsMxfp4Routing?.find(
-    (r) => releaseAtLeast(v, r.from) && releaseNamedBefore(v, r.before),
-  );
+  const span = k.tritonKernelsMxfp4Routing?.find((r) => releaseWithin(v, r));
   return span?.kernels ?? 0;
 }
 

@@ -17,7 +17,7 @@ import { decodeStep, type DecodeTime } from './decode.js';
 import { servingTime } from './serving-request.js';
 import type { GpuRates } from './hardware.js';
 import { DECODE_PHASES, type ModelFacts } from './model-facts.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './nccl-ring.js';
+import { collectiveLatency } from './nccl-ring.js';
 import { FRAMEWORKS } from '../memory/frameworks.js';
 import { releaseNamedBefore } from '../compare-releases.js';
 
@@ -98,7 +98,7 @@ export function expertSeconds(
 /** The link and the latency of one of the group's collectives (train-work.ts, nccl-tests). */
 function gatherLink(o: EstimateOptions, r: GpuRates): { link: number; latency: number } {
   const link = moeGroupOf(o) > r.gpusPerNode ? r.interNode : r.intraMany;
-  return { link, latency: link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK };
+  return { link, latency: collectiveLatency(link, r) };
 }
 
 /**

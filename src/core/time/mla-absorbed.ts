@@ -6,7 +6,7 @@
  * decode step reads those in place of q_b, kv_b and o_proj; the prefill keeps the checkpoint's own. Per rank the
  * heads split over tensor parallelism. For DeepSeek-V3 over TP 8: 74.4 MB a layer against the 21.5 MB it replaces.
  */
-import { releaseAtLeast, releaseNamedBefore } from '../compare-releases.js';
+import { releaseWithin } from '../compare-releases.js';
 import type { FrameworkProfile } from '../memory/framework-profile.js';
 import type { GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
@@ -28,7 +28,7 @@ export function mlaAbsorbedExtraBytes(
   const span = fw.mlaMaterializedAbsorption;
   const v = s.version;
   if (span === undefined || v === undefined || !m.mla) return 0;
-  if (!releaseAtLeast(v, span.from) || !releaseNamedBefore(v, span.before)) return 0;
+  if (!releaseWithin(v, span)) return 0;
   const absorbedBytes = s.fp8 ? 1 : ACT_BYTES;
   let bytes = 0;
   for (const g of m.arch.groups) {

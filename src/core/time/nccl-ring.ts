@@ -16,6 +16,11 @@ export const NCCL_SM_SHARE = 24 / 132;
 export const ALLREDUCE_LATENCY_NVLINK = 25e-6;
 export const ALLREDUCE_LATENCY_PCIE = 50e-6;
 
+/** The small-message latency of one NCCL collective over `link`: the PCIe figure where the link is the host bridge. */
+export function collectiveLatency(link: number, r: { host: number }): number {
+  return link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+}
+
 /**
  * Per-step latencies of a ring step under the Simple protocol (tuning.cc v2.20.5-1 `hwLat`, Ring/Simple): 3.4 µs
  * over NVLink, 5.7 µs over PCIe, 14 µs over the network. NCCL raises the intra-node step to its network overhead

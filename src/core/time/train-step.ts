@@ -12,7 +12,12 @@ import {
   STEP_OVERHEAD_SECONDS,
 } from './train-work.js';
 import type { TrainWork } from './train-work.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE, NCCL_SM_SHARE } from './nccl-ring.js';
+import {
+  ALLREDUCE_LATENCY_NVLINK,
+  ALLREDUCE_LATENCY_PCIE,
+  collectiveLatency,
+  NCCL_SM_SHARE,
+} from './nccl-ring.js';
 import { FLOAT8_GEMM_SPEEDUP } from '../kernels/float8.js';
 import { bnbDequantSlowdown, int8ForwardExtraSeconds } from './bnb-dequant.js';
 import { groupedMmFallback } from './grouped-mm.js';
@@ -456,13 +461,13 @@ function commTimes(w: TrainWork, r: GpuRates, s: StepTimes): void {
   // The all-to-alls' link and latency as the DP-attention token exchange of serving picks them (expert-parallel.ts
   // gatherSeconds); NCCL's all-to-all bus bandwidth is its bytes x (n - 1) / n over time (nccl-tests PERFORMANCE.md).
   const epLink = w.ep.group > r.gpusPerNode ? r.interNode : r.intraMany;
-  const epLatency = epLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const epLatency = collectiveLatency(epLink, r);
   s.epT = w.ep.bytes > 0 ? w.ep.bytes / epLink + w.ep.calls * epLatency : 0;
   // Ulysses' all-to-alls or a ring's exchanges over the cp group (consecutive ranks, parallel_state_sp.py; torchtitan's
   // mesh puts cp inside dp), picked as the EP group's are.
   const cpGroup = Math.max(w.sp.group, w.ring.group);
   const spLink = groupLink(cpGroup, r);
-  const spLatency = spLink === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const spLatency = collectiveLatency(spLink, r);
   s.spT = w.sp.bytes > 0 ? w.sp.bytes / spLink + w.sp.calls * spLatency : 0;
   // A ring's K/V gathers and dk/dv sends over the same cp group, what its attention blocks leave exposed.
   s.spT += ringExposedSeconds(

@@ -8,7 +8,7 @@ import { FRAMEWORKS } from '../memory/frameworks.js';
 import type { EstimateOptions } from '../../schema/estimate.js';
 import { groupLink, type GpuRates } from './hardware.js';
 import type { ModelFacts } from './model-facts.js';
-import { ALLREDUCE_LATENCY_NVLINK, ALLREDUCE_LATENCY_PCIE } from './nccl-ring.js';
+import { collectiveLatency } from './nccl-ring.js';
 
 /**
  * Seconds one forward spends gathering the logits of `rows` sequences (a decode step's running sequences; a
@@ -29,7 +29,7 @@ export function vocabParallelLogitsSeconds(
   const vp = FRAMEWORKS[o.framework].vocabParallel;
   if (vp === undefined || o.tp <= 1 || m.lmHead === 0 || rows <= 0) return 0;
   const link = groupLink(o.tp, r);
-  const latency = link === r.host ? ALLREDUCE_LATENCY_PCIE : ALLREDUCE_LATENCY_NVLINK;
+  const latency = collectiveLatency(link, r);
   const logits = rows * m.vocab;
   const gather = (logits * vp.logitBytes * (o.tp - 1)) / o.tp / link + latency;
   return gather + (logits * vp.reorderBytesPerLogit) / r.mem;

@@ -23,6 +23,7 @@ import { isHopper as hopper, isSm100 as sm100 } from '../../compute-capability.j
 import {
   releaseAtLeast,
   releaseNamedBefore,
+  releaseWithin,
   releaseNamedBeforePost,
 } from '../../compare-releases.js';
 import type { EngineBuild } from '../../memory/decode-feature-kernels.js';
@@ -101,7 +102,7 @@ export const SGLANG_TRITON_MLA_COUNTED = {
 export function sglangTritonMlaCounted(build: EngineBuild | undefined, rocm: boolean): boolean {
   const v = build?.version;
   const span = rocm ? SGLANG_TRITON_MLA_COUNTED.rocm : SGLANG_TRITON_MLA_COUNTED.cuda;
-  return v !== undefined && releaseAtLeast(v, span.from) && releaseNamedBefore(v, span.before);
+  return v !== undefined && releaseWithin(v, span);
 }
 
 /**
